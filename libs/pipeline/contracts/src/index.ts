@@ -1,0 +1,4 @@
+export * from './error-codes.contract';
+export * from './lifecycle.contract';
+export * from './local-control.contract';
+export * from './smoke.contract';

@@ -1,0 +1,2 @@
+// The worker's single workflowsPath: every workflow is exported from here.
+export { smokeWorkflow } from './smoke.workflow';
