@@ -12,4 +12,5 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFiles: ['reflect-metadata'],
+  reporters: ['default', require.resolve('./tools/stack/jest-summary-reporter.js')],
 };

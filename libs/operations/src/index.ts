@@ -1,1 +1,17 @@
-export {};
+import { WorkerHeartbeatEntity } from './worker-heartbeat.entity';
+
+export * from './heartbeat.writer';
+export * from './lifecycle.activities';
+export * from './operations.module';
+export * from './smoke.activities';
+export * from './smoke-run.dto';
+export * from './smoke-run.service';
+export * from './worker-heartbeat.entity';
+export * from './worker-heartbeat.model';
+export * from './worker-heartbeat.repository';
+export * from './worker-ready.guard';
+export * from './worker-readiness.rules';
+export * from './worker-readiness.service';
+
+/** TypeORM entities this lib owns; the apps pass them to DbModule. */
+export const OPERATIONS_ENTITIES = [WorkerHeartbeatEntity];

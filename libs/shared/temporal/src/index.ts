@@ -5,3 +5,5 @@ export * from './capacity';
 export * from './connection-options';
 export * from './cpu-task-pool';
 export * from './workflow-bundle';
+export * from './temporal-client.module';
+export * from './temporal-client.service';

@@ -1,0 +1,26 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { DISCOVERY_ENTITIES, DiscoveryModule } from '@jobctrl/discovery';
+import { OPERATIONS_ENTITIES, OperationsModule } from '@jobctrl/operations';
+import { JobctrlConfigModule, ResolvedConfig } from '@jobctrl/shared/config';
+import { DbModule } from '@jobctrl/shared/db';
+import { DiscoveryRuntimeController } from './controllers/discovery-runtime.controller';
+import { HealthController } from './controllers/health.controller';
+import { SettingsController } from './controllers/settings.controller';
+import { SmokeController } from './controllers/smoke.controller';
+
+/** Wiring only: controllers and the libs' modules. */
+@Module({})
+export class AppModule {
+  static forRoot(config: ResolvedConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        JobctrlConfigModule.forRoot(config),
+        DbModule.forRoot({ databasePath: config.databasePath, entities: [...OPERATIONS_ENTITIES, ...DISCOVERY_ENTITIES] }),
+        OperationsModule,
+        DiscoveryModule,
+      ],
+      controllers: [HealthController, SettingsController, DiscoveryRuntimeController, SmokeController],
+    };
+  }
+}

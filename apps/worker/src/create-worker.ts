@@ -1,0 +1,82 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
+import { LOCAL_CONTROL_ACTIVITIES } from '@jobctrl/pipeline/contracts';
+import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import {
+  ActivityGauge,
+  createActivityInterceptors,
+  createWorkerExecutors,
+  findWorkspaceRoot,
+  resolveTsconfigAlias,
+  tsconfigPathsWebpackHook,
+  WorkerCapacity,
+  WorkerExecutors,
+} from '@jobctrl/shared/temporal';
+import { buildActivities } from './activities';
+
+export interface JobctrlWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  capacity: WorkerCapacity;
+  uow: UnitOfWorkFactory;
+  /** A prebuilt bundle (tests bundle once per suite); otherwise the workflows lib is bundled at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  identity?: string;
+  executorGraceMs?: number;
+  /** Activities registered beside the built-in ones (integration tests add probes here). */
+  extraActivities?: (deps: { gauge: ActivityGauge; executors: WorkerExecutors }) => Record<string, (...args: never[]) => Promise<unknown>>;
+}
+
+export interface JobctrlWorker {
+  worker: Worker;
+  identity: string;
+  gauge: ActivityGauge;
+  executors: WorkerExecutors;
+}
+
+export function workflowsEntry(): { workflowsPath: string; webpackConfigHook: ReturnType<typeof tsconfigPathsWebpackHook> } {
+  const tsconfig = path.join(findWorkspaceRoot(__dirname), 'tsconfig.base.json');
+  return {
+    workflowsPath: resolveTsconfigAlias(tsconfig, '@jobctrl/pipeline/workflows'),
+    webpackConfigHook: tsconfigPathsWebpackHook(tsconfig),
+  };
+}
+
+export function newWorkerIdentity(): string {
+  return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * Builds the jobctrl Worker with the capacity model applied: remote slots = worker_activity_slots,
+ * two allowlisted local control slots, and the two bounded executors (slots + 2) handed to the
+ * activity factories. Used by the worker app and by the integration tests alike.
+ */
+export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<JobctrlWorker> {
+  const identity = opts.identity ?? newWorkerIdentity();
+  const gauge = new ActivityGauge();
+  const executors = createWorkerExecutors(opts.capacity, { graceMs: opts.executorGraceMs });
+  const entry = workflowsEntry();
+  const worker = await Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    identity,
+    ...(opts.workflowBundle
+      ? { workflowBundle: opts.workflowBundle }
+      : { workflowsPath: entry.workflowsPath, bundlerOptions: { webpackConfigHook: entry.webpackConfigHook as never } }),
+    activities: {
+      ...buildActivities({ uow: opts.uow, executors, gauge, workerIdentity: identity }),
+      ...(opts.extraActivities?.({ gauge, executors }) ?? {}),
+    },
+    maxConcurrentActivityTaskExecutions: opts.capacity.remoteActivitySlots,
+    maxConcurrentLocalActivityExecutions: opts.capacity.localControlSlots,
+    interceptors: {
+      activity: [createActivityInterceptors({ gauge, localControlAllowlist: LOCAL_CONTROL_ACTIVITIES })],
+    },
+    shutdownGraceTime: '10 seconds',
+  });
+  return { worker, identity, gauge, executors };
+}

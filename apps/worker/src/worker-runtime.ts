@@ -1,0 +1,82 @@
+import * as os from 'node:os';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { NativeConnection } from '@temporalio/worker';
+import { HEARTBEAT_SCHEMA_VERSION, HeartbeatWriter, WorkerHeartbeat, WorkerHeartbeatRepository } from '@jobctrl/operations';
+import { JOBCTRL_CONFIG, ResolvedConfig } from '@jobctrl/shared/config';
+import { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { temporalConnectOptions, workerCapacity } from '@jobctrl/shared/temporal';
+import { createJobctrlWorker, JobctrlWorker } from './create-worker';
+import type { HeartbeatWriteStats } from '@jobctrl/operations';
+
+/** The worker process: connects, builds the Worker, heartbeats, runs until a shutdown signal. */
+@Injectable()
+export class WorkerRuntime {
+  private readonly logger = new Logger('worker');
+
+  constructor(
+    @Inject(JOBCTRL_CONFIG) private readonly config: ResolvedConfig,
+    private readonly uow: UnitOfWorkFactory,
+    private readonly heartbeats: WorkerHeartbeatRepository,
+  ) {}
+
+  async run(): Promise<void> {
+    const capacity = workerCapacity(this.config.workerActivitySlots);
+    const temporal = temporalConnectOptions(this.config.temporal);
+    const connection = await NativeConnection.connect({ address: temporal.address, tls: temporal.tls, apiKey: temporal.apiKey });
+    let jw: JobctrlWorker | undefined;
+    let writer: HeartbeatWriter | undefined;
+    try {
+      jw = await createJobctrlWorker({
+        connection,
+        namespace: temporal.namespace,
+        taskQueue: temporal.taskQueue,
+        capacity,
+        uow: this.uow,
+      });
+      const { identity, gauge, executors } = jw;
+      const startedAt = Date.now();
+      writer = new HeartbeatWriter({
+        persist: (hb) => this.heartbeats.upsert(hb),
+        remove: (id) => this.heartbeats.remove(id),
+        executor: executors.temporalSync,
+        intervalMs: this.config.heartbeat.intervalMs,
+        log: (m) => this.logger.warn(m),
+        snapshot: (writes: HeartbeatWriteStats): WorkerHeartbeat => ({
+          workerId: identity,
+          taskQueue: temporal.taskQueue,
+          databasePath: this.config.databasePath,
+          appDir: this.config.appDir,
+          host: os.hostname(),
+          pid: process.pid,
+          activitySlots: capacity.remoteActivitySlots,
+          localControlSlots: capacity.localControlSlots,
+          executorWidth: capacity.executorWidth,
+          schemaVersion: HEARTBEAT_SCHEMA_VERSION,
+          startedAt,
+          recordedAt: Date.now(),
+          payload: {
+            namespace: temporal.namespace,
+            temporalAddress: temporal.address,
+            uvThreadpoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4),
+            activity: gauge.snapshot(),
+            executors: { temporalSync: executors.temporalSync.stats(), blockingStage: executors.blockingStage.stats() },
+            heartbeatWrites: { ok: writes.ok, failed: writes.failed, skipped: writes.skipped, lastError: writes.lastError },
+          },
+        }),
+      });
+      writer.start();
+      this.logger.log(
+        `worker ${identity} polling task queue ${temporal.taskQueue} on ${temporal.address} (namespace ${temporal.namespace}); ` +
+          `${capacity.remoteActivitySlots} remote activity slots, ${capacity.localControlSlots} local control slots, ` +
+          `executors ${capacity.executorWidth} wide, UV_THREADPOOL_SIZE=${process.env['UV_THREADPOOL_SIZE'] ?? 4}`,
+      );
+      // Resolves after a shutdown signal (the SDK handles SIGINT/SIGTERM) once in-flight work drained.
+      await jw.worker.run();
+    } finally {
+      await writer?.stop();
+      if (jw) await Promise.all([jw.executors.temporalSync.shutdown(), jw.executors.blockingStage.shutdown()]);
+      await connection.close();
+      this.logger.log('worker stopped');
+    }
+  }
+}

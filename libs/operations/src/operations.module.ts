@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { WorkerHeartbeatRepository } from './worker-heartbeat.repository';
+import { WorkerReadinessService } from './worker-readiness.service';
+import { WorkerReadyGuard } from './worker-ready.guard';
+import { SmokeRunService } from './smoke-run.service';
+import { TemporalClientModule } from '@jobctrl/shared/temporal';
+
+/** Needs JobctrlConfigModule and DbModule (both global) from the app. */
+@Module({
+  imports: [TemporalClientModule],
+  providers: [WorkerHeartbeatRepository, WorkerReadinessService, WorkerReadyGuard, SmokeRunService],
+  exports: [WorkerHeartbeatRepository, WorkerReadinessService, WorkerReadyGuard, SmokeRunService, TemporalClientModule],
+})
+export class OperationsModule {}

@@ -1,0 +1,107 @@
+import { HEARTBEAT_SCHEMA_VERSION, WorkerHeartbeat } from './worker-heartbeat.model';
+
+export type WorkerReadinessStatus = 'ready' | 'stale' | 'missing';
+
+export interface WorkerReadiness {
+  status: WorkerReadinessStatus;
+  reason: string;
+  /** Fresh, schema-valid workers for this database. */
+  freshWorkers: number;
+  newest: null | {
+    workerId: string;
+    taskQueue: string;
+    host: string;
+    pid: number;
+    activitySlots: number;
+    executorWidth: number;
+    recordedAt: string;
+    ageMs: number;
+  };
+}
+
+export interface ReadinessContext {
+  databasePath: string;
+  appDir: string;
+  now: number;
+  staleMs: number;
+}
+
+/** Accepts clocks up to this far ahead (another process's clock, same host): beyond it a row is invalid. */
+const FUTURE_SKEW_MS = 5_000;
+
+/**
+ * Parses one stored heartbeat row; anything malformed is rejected rather than trusted. A row counts
+ * only if every field has its type, the schema version is known and the payload is valid JSON.
+ */
+export function parseHeartbeatRow(row: Record<string, unknown>): WorkerHeartbeat | null {
+  const str = (k: string) => (typeof row[k] === 'string' && (row[k] as string).length > 0 ? (row[k] as string) : null);
+  const int = (k: string) => (Number.isInteger(row[k]) ? (row[k] as number) : null);
+  const fields = {
+    workerId: str('workerId'),
+    taskQueue: str('taskQueue'),
+    databasePath: str('databasePath'),
+    appDir: str('appDir'),
+    host: str('host'),
+    pid: int('pid'),
+    activitySlots: int('activitySlots'),
+    localControlSlots: int('localControlSlots'),
+    executorWidth: int('executorWidth'),
+    schemaVersion: int('schemaVersion'),
+    startedAt: int('startedAt'),
+    recordedAt: int('recordedAt'),
+  };
+  if (Object.values(fields).some((v) => v === null)) return null;
+  if (fields.schemaVersion !== HEARTBEAT_SCHEMA_VERSION) return null;
+  if ((fields.activitySlots as number) < 1 || (fields.executorWidth as number) < 1) return null;
+  let payload: unknown;
+  try {
+    payload = typeof row['payload'] === 'string' ? JSON.parse(row['payload'] as string) : null;
+  } catch {
+    return null;
+  }
+  if (!payload || typeof payload !== 'object') return null;
+  return { ...(fields as Omit<WorkerHeartbeat, 'payload'>), payload: payload as WorkerHeartbeat['payload'] };
+}
+
+/**
+ * Worker readiness for this database (spec: "a live PID alone does not establish worker readiness"):
+ * ready only with a fresh, schema-valid heartbeat whose database and app-dir identity match ours.
+ */
+export function classifyWorkerReadiness(rows: Array<Record<string, unknown>>, ctx: ReadinessContext): WorkerReadiness {
+  const valid = rows
+    .map(parseHeartbeatRow)
+    .filter((hb): hb is WorkerHeartbeat => hb !== null)
+    .filter((hb) => hb.databasePath === ctx.databasePath && hb.appDir === ctx.appDir)
+    .filter((hb) => hb.recordedAt <= ctx.now + FUTURE_SKEW_MS)
+    .sort((a, b) => b.recordedAt - a.recordedAt);
+
+  if (valid.length === 0) {
+    return {
+      status: 'missing',
+      reason: `no valid worker heartbeat for database ${ctx.databasePath}; start the worker (npm start, or nx serve worker)`,
+      freshWorkers: 0,
+      newest: null,
+    };
+  }
+  const fresh = valid.filter((hb) => ctx.now - hb.recordedAt <= ctx.staleMs);
+  const newest = valid[0];
+  const ageMs = Math.max(0, ctx.now - newest.recordedAt);
+  return {
+    status: fresh.length > 0 ? 'ready' : 'stale',
+    reason:
+      fresh.length > 0
+        ? `${fresh.length} worker(s) heartbeating on task queue ${newest.taskQueue}`
+        : `newest worker heartbeat is ${Math.round(ageMs / 1000)} s old (stale after ${Math.round(ctx.staleMs / 1000)} s)`,
+    freshWorkers: fresh.length,
+    newest: {
+      workerId: newest.workerId,
+      taskQueue: newest.taskQueue,
+      host: newest.host,
+      pid: newest.pid,
+      activitySlots: newest.activitySlots,
+      executorWidth: newest.executorWidth,
+      recordedAt: new Date(newest.recordedAt).toISOString(),
+      ageMs,
+    },
+  };
+}

@@ -1,0 +1,230 @@
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  ValidateBy,
+  ValidateIf,
+  ValidateNested,
+  ValidationArguments,
+} from 'class-validator';
+
+export const LLM_PROVIDERS = ['extractive', 'openai', 'anthropic'] as const;
+export type LlmProvider = (typeof LLM_PROVIDERS)[number];
+
+// Each key has exactly one rule sentence, shared by all of its decorators, so a ConfigIssue reads
+// the same whichever individual check tripped (type, lower bound or upper bound).
+const RULE = {
+  nonEmptyString: 'must be a non-empty string',
+  nonEmptyStringOrNull: 'must be a non-empty string or null',
+  hostPortOrNull: 'must be "host:port" (port 1 to 65535) or null',
+  boolean: 'must be true or false',
+  nonNegativeNumber: 'must be a number >= 0',
+  object: 'must be an object',
+  provider: `must be one of ${LLM_PROVIDERS.join(', ')}`,
+  httpUrl: 'must be an http:// or https:// URL',
+  envName: 'must be an environment variable name (letters, digits and _, not starting with a digit)',
+} as const;
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// Bracketed IPv6, or a hostname / IPv4 literal; the port is range-checked separately.
+const HOST_PORT = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$/;
+
+export function isHostPort(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = HOST_PORT.exec(value);
+  if (!match) return false;
+  const port = Number(match[2]);
+  return port >= 1 && port <= 65535;
+}
+
+export function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.trim().length > 0;
+}
+
+function applyAll(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
+}
+
+function IntegerRange(min: number, max: number): PropertyDecorator {
+  const message = `must be an integer from ${min} to ${max}`;
+  return applyAll(IsInt({ message }), Min(min, { message }), Max(max, { message }));
+}
+
+function NonEmptyString(message: string = RULE.nonEmptyString): PropertyDecorator {
+  return ValidateBy({ name: 'isNonEmptyString', validator: { validate: isNonEmptyString } }, { message });
+}
+
+function HostPort(): PropertyDecorator {
+  return ValidateBy({ name: 'isHostPort', validator: { validate: isHostPort } }, { message: RULE.hostPortOrNull });
+}
+
+function EnvVarName(): PropertyDecorator {
+  return Matches(ENV_NAME, { message: RULE.envName });
+}
+
+/** null is the value itself for these keys (not "unset"), so only a non-null value is checked. */
+function NullOr(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return applyAll(ValidateIf((_object: object, value: unknown) => value !== null), ...decorators);
+}
+
+const HEARTBEAT_INTERVAL = { min: 1, max: 60 } as const;
+const HEARTBEAT_STALE = { min: 2, max: 3600 } as const;
+
+function inRange(value: unknown, range: { min: number; max: number }): value is number {
+  return Number.isInteger(value) && (value as number) >= range.min && (value as number) <= range.max;
+}
+
+function StaleAfterHeartbeatInterval(): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isGreaterThanHeartbeatInterval',
+      validator: {
+        validate(value: unknown, args?: ValidationArguments): boolean {
+          const interval = (args?.object as Partial<JobctrlSettings> | undefined)?.worker_heartbeat_interval_seconds;
+          // An out-of-range interval or stale value is already reported under its own key;
+          // comparing against it would only add a second, misleading issue.
+          if (!inRange(interval, HEARTBEAT_INTERVAL) || !inRange(value, HEARTBEAT_STALE)) return true;
+          return value > interval;
+        },
+        defaultMessage(args?: ValidationArguments): string {
+          const interval = (args?.object as Partial<JobctrlSettings> | undefined)?.worker_heartbeat_interval_seconds;
+          return `must be greater than worker_heartbeat_interval_seconds (${String(interval)})`;
+        },
+      },
+    },
+    {},
+  );
+}
+
+/** The `llm` block of config.json. */
+export class LlmSettings {
+  @IsIn(LLM_PROVIDERS as unknown as string[], { message: RULE.provider })
+  provider: LlmProvider = 'extractive';
+
+  @IsOptional()
+  @NonEmptyString()
+  model?: string = undefined;
+
+  // require_tld off: local model servers live at http://localhost:11434 or http://ollama:8080.
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: RULE.httpUrl })
+  base_url?: string = undefined;
+
+  @IsOptional()
+  @EnvVarName()
+  api_key_env?: string = undefined;
+}
+
+/**
+ * config.json, and the document the Settings HTTP API reads and patches. Property initialisers are
+ * the defaults; every property (optional ones included) is initialised so that
+ * `Object.keys(new JobctrlSettings())` is the authoritative, ordered list of keys.
+ */
+export class JobctrlSettings {
+  /** Relative paths resolve against the config file's folder. */
+  @NonEmptyString()
+  app_dir = '.jobctrl';
+
+  /** null means `<app_dir>/jobctrl.sqlite`. */
+  @NullOr(NonEmptyString(RULE.nonEmptyStringOrNull))
+  database_path: string | null = null;
+
+  @IntegerRange(1, 64)
+  worker_activity_slots = 4;
+
+  @IntegerRange(1, 32)
+  pipeline_internal_concurrency = 2;
+
+  /** null means the embedded dev server the project starts itself. */
+  @NullOr(HostPort())
+  temporal_address: string | null = null;
+
+  @NonEmptyString()
+  temporal_namespace = 'default';
+
+  @NonEmptyString()
+  temporal_task_queue = 'jobctrl-default';
+
+  /** Port of the embedded dev server on 127.0.0.1. */
+  @IntegerRange(1, 65535)
+  temporal_dev_server_port = 7233;
+
+  @IsBoolean({ message: RULE.boolean })
+  temporal_tls = false;
+
+  @IsOptional()
+  @NonEmptyString()
+  temporal_tls_ca_path?: string = undefined;
+
+  @IsOptional()
+  @NonEmptyString()
+  temporal_tls_cert_path?: string = undefined;
+
+  @IsOptional()
+  @NonEmptyString()
+  temporal_tls_key_path?: string = undefined;
+
+  @IsOptional()
+  @NonEmptyString()
+  temporal_tls_server_name?: string = undefined;
+
+  /** The NAME of the environment variable holding the key, so the key never lands in config.json. */
+  @IsOptional()
+  @EnvVarName()
+  temporal_api_key_env?: string = undefined;
+
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: RULE.nonNegativeNumber })
+  @Min(0, { message: RULE.nonNegativeNumber })
+  daily_spend_ceiling_usd = 5;
+
+  @IsObject({ message: RULE.object })
+  @ValidateNested({ message: RULE.object })
+  llm: LlmSettings = new LlmSettings();
+
+  @NonEmptyString()
+  api_host = '127.0.0.1';
+
+  /** 0 asks the OS for an ephemeral port (tests). */
+  @IntegerRange(0, 65535)
+  api_port = 3000;
+
+  @IntegerRange(HEARTBEAT_INTERVAL.min, HEARTBEAT_INTERVAL.max)
+  worker_heartbeat_interval_seconds = 5;
+
+  @IntegerRange(HEARTBEAT_STALE.min, HEARTBEAT_STALE.max)
+  @StaleAfterHeartbeatInterval()
+  worker_heartbeat_stale_seconds = 30;
+
+  @NonEmptyString()
+  browser_executable_path = '/usr/bin/chromium';
+}
+
+export type SettingsKey = keyof JobctrlSettings;
+export type LlmSettingsKey = keyof LlmSettings;
+
+export const SETTINGS_KEYS: readonly SettingsKey[] = Object.freeze(
+  Object.keys(new JobctrlSettings()) as SettingsKey[],
+);
+export const LLM_SETTINGS_KEYS: readonly LlmSettingsKey[] = Object.freeze(
+  Object.keys(new LlmSettings()) as LlmSettingsKey[],
+);
+
+/** Keys where null is a meaningful value rather than "use the default". */
+export const NULLABLE_SETTINGS_KEYS: readonly SettingsKey[] = Object.freeze(['database_path', 'temporal_address']);
+
+/** Keys that may be absent; null in a document means the same as absent. */
+export const OPTIONAL_SETTINGS_KEYS: readonly SettingsKey[] = Object.freeze([
+  'temporal_tls_ca_path',
+  'temporal_tls_cert_path',
+  'temporal_tls_key_path',
+  'temporal_tls_server_name',
+  'temporal_api_key_env',
+]);
+export const OPTIONAL_LLM_KEYS: readonly LlmSettingsKey[] = Object.freeze(['model', 'base_url', 'api_key_env']);

@@ -1,0 +1,36 @@
+import type { LlmProvider, JobctrlSettings } from './jobctrl-settings.schema';
+
+export interface ResolvedTemporalTls {
+  caPath?: string;
+  certPath?: string;
+  keyPath?: string;
+  serverName?: string;
+}
+
+/** The configuration a process runs with: validated, defaulted, paths absolute, env overrides applied. */
+export interface ResolvedConfig {
+  /** Absolute. */
+  configPath: string;
+  /** Absolute; relative paths in the file resolve against it. */
+  configDir: string;
+  /** As validated from the file, before environment overrides. */
+  settings: JobctrlSettings;
+  appDir: string;
+  databasePath: string;
+  workerActivitySlots: number;
+  pipelineInternalConcurrency: number;
+  temporal: {
+    /** null: use the embedded dev server on 127.0.0.1:devServerPort. */
+    address: string | null;
+    namespace: string;
+    taskQueue: string;
+    devServerPort: number;
+    tls: null | ResolvedTemporalTls;
+    apiKey?: string;
+  };
+  api: { host: string; port: number };
+  heartbeat: { intervalMs: number; staleMs: number };
+  dailySpendCeilingUsd: number;
+  llm: { provider: LlmProvider; model?: string; baseUrl?: string; apiKeyEnv?: string };
+  browserExecutablePath: string;
+}

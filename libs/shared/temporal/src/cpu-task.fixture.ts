@@ -1,0 +1,17 @@
+// Test fixture for CpuTaskPool: a deliberately CPU-bound function (runs in a worker thread).
+export function burn(input: { ms: number }): { iterations: number } {
+  const end = Date.now() + input.ms;
+  let iterations = 0;
+  while (Date.now() < end) iterations += 1;
+  return { iterations };
+}
+
+export function spinForever(): never {
+  for (;;) {
+    // never yields: only terminating the thread stops it
+  }
+}
+
+export function fail(): never {
+  throw new TypeError('fixture failure');
+}
