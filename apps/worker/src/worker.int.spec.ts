@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as sqlite3 from 'sqlite3';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, WorkerOptions } from '@temporalio/worker';
 import type { SmokeWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { workerCapacity } from '@jobctrl/shared/temporal';
@@ -22,6 +22,9 @@ const address = process.env['JOBCTRL_TEST_TEMPORAL_ADDRESS'];
 if (!address) {
   throw new Error('JOBCTRL_TEST_TEMPORAL_ADDRESS is not set: run `npm test` or `npx nx test worker` (the jest globalSetup starts a Temporal dev server)');
 }
+
+// Expected activity failures (the tests provoke them) would otherwise flood the output.
+Runtime.install({ logger: new DefaultLogger('ERROR') });
 
 let bundle: WorkerOptions['workflowBundle'];
 let connection: NativeConnection;
@@ -43,6 +46,7 @@ afterAll(async () => {
   await clientConnection?.close();
   await connection?.close();
 });
+
 
 interface Harness {
   taskQueue: string;

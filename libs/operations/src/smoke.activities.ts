@@ -24,11 +24,13 @@ export function createSmokeActivities(deps: SmokeActivityDeps): SmokeActivities 
       try {
         const { workflowExecution, activityId, attempt } = ctx.info;
         const probeId = await deps.uow.run(async ({ manager }) => {
-          const rows: Array<{ id: number }> = await manager.query(
+          await manager.query(
             `INSERT INTO smoke_probes (workflow_id, run_id, activity_id, attempt, observed_active, started_at)
-             VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+             VALUES (?, ?, ?, ?, ?, ?)`,
             [workflowExecution?.workflowId ?? 'standalone', workflowExecution?.runId ?? 'standalone', activityId, attempt, observedActive, Date.now()],
           );
+          // Same connection, so this is the row just inserted (the driver runs INSERTs without rows back).
+          const rows: Array<{ id: number }> = await manager.query('SELECT last_insert_rowid() AS id');
           return rows[0].id;
         });
 

@@ -1,5 +1,5 @@
 import { proxyActivities, proxyLocalActivities, workflowInfo, ApplicationFailure } from '@temporalio/workflow';
-import type { LifecycleActivities, SmokeActivities, SmokeWorkflowInput, SmokeWorkflowResult } from '@jobctrl/pipeline/contracts';
+import type { LifecycleActivities, SmokeActivities, SmokeHoldResult, SmokeWorkflowInput, SmokeWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { LOCAL_CONTROL_TIMEOUTS, validateSmokeInput } from '@jobctrl/pipeline/contracts';
 
 const { smokeHold } = proxyActivities<SmokeActivities>({
@@ -33,12 +33,17 @@ export async function smokeWorkflow(input: SmokeWorkflowInput): Promise<SmokeWor
   const results = await Promise.all(
     Array.from({ length: input.activities }, (_, index) => smokeHold({ index, holdMs: input.holdMs })),
   );
-  const result: SmokeWorkflowResult = {
-    completed: results.length,
-    maxObservedActive: Math.max(...results.map((r) => r.peakActive)),
-    workers: [...new Set(results.map((r) => r.workerIdentity))].sort(),
-  };
+  const result = foldSmokeResults(results);
 
   await recordWorkflowLifecycle({ ...base, eventType: 'completed', payload: { ...result } });
   return result;
+}
+
+/** Folds the holds into the run result: the peak is the highest concurrency any hold saw on its worker. */
+export function foldSmokeResults(results: SmokeHoldResult[]): SmokeWorkflowResult {
+  return {
+    completed: results.length,
+    maxObservedActive: results.reduce((max, r) => Math.max(max, r.peakActive), 0),
+    workers: [...new Set(results.map((r) => r.workerIdentity))].sort(),
+  };
 }

@@ -1,0 +1,190 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import { loadConfig, ResolvedConfig } from '@jobctrl/shared/config';
+import { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { HEARTBEAT_SCHEMA_VERSION, OPERATIONS_ENTITIES, WorkerHeartbeat, WorkerHeartbeatRepository } from '@jobctrl/operations';
+import { createApi } from './bootstrap';
+
+const temporalAddress = process.env['JOBCTRL_TEST_TEMPORAL_ADDRESS'];
+if (!temporalAddress) {
+  throw new Error('JOBCTRL_TEST_TEMPORAL_ADDRESS is not set: run `npm test` or `npx nx test api` (the jest globalSetup starts a Temporal dev server)');
+}
+
+interface Ctx {
+  dir: string;
+  configPath: string;
+  config: ResolvedConfig;
+  app: INestApplication;
+  heartbeats: WorkerHeartbeatRepository;
+}
+
+async function startApi(doc: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = { TEMPORAL_ADDRESS: temporalAddress }): Promise<Ctx> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-api-'));
+  const configPath = path.join(dir, 'config.json');
+  fs.writeFileSync(configPath, JSON.stringify({ app_dir: 'data', api_port: 0, ...doc }, null, 2));
+  const config = loadConfig({ path: configPath, env });
+  const app = await createApi(config, { logger: false });
+  await app.init();
+  const heartbeats = new WorkerHeartbeatRepository(new UnitOfWorkFactory({ databasePath: config.databasePath, entities: OPERATIONS_ENTITIES }));
+  return { dir, configPath, config, app, heartbeats };
+}
+
+function heartbeat(config: ResolvedConfig, overrides: Partial<WorkerHeartbeat> = {}): WorkerHeartbeat {
+  const now = Date.now();
+  return {
+    workerId: `test:${process.pid}:${Math.random().toString(16).slice(2, 10)}`,
+    taskQueue: 'jobctrl-default',
+    databasePath: config.databasePath,
+    appDir: config.appDir,
+    host: os.hostname(),
+    pid: process.pid,
+    activitySlots: 4,
+    localControlSlots: 2,
+    executorWidth: 6,
+    schemaVersion: HEARTBEAT_SCHEMA_VERSION,
+    startedAt: now,
+    recordedAt: now,
+    payload: {
+      namespace: 'default',
+      temporalAddress: temporalAddress as string,
+      uvThreadpoolSize: 16,
+      activity: { remoteActive: 0, localActive: 0, peakRemoteActive: 0, peakLocalActive: 0, remoteStarted: 0, localStarted: 0 },
+      executors: {
+        temporalSync: { name: 'temporal-sync', width: 6, generation: 1, running: 0, queued: 0, retiredRunning: 0, retiredGenerations: 0 },
+        blockingStage: { name: 'blocking-stage', width: 6, generation: 1, running: 0, queued: 0, retiredRunning: 0, retiredGenerations: 0 },
+      },
+      heartbeatWrites: { ok: 1, failed: 0, skipped: 0, lastError: null },
+    },
+    ...overrides,
+  };
+}
+
+describe('API v1', () => {
+  let ctx: Ctx;
+  beforeEach(async () => {
+    ctx = await startApi();
+  });
+  afterEach(async () => {
+    await ctx.app.close();
+    fs.rmSync(ctx.dir, { recursive: true, force: true });
+  });
+  const http = () => request(ctx.app.getHttpServer());
+
+  describe('GET /v1/health', () => {
+    it('reports the API up, Temporal reachable and the worker missing without a heartbeat', async () => {
+      const res = await http().get('/v1/health').expect(200);
+      expect(res.body.api.status).toBe('up');
+      expect(res.body.temporal).toMatchObject({ status: 'reachable', address: temporalAddress });
+      expect(res.body.worker).toMatchObject({ status: 'missing', freshWorkers: 0 });
+      expect(res.body.status).toBe('degraded');
+    });
+
+    it('is ready only with a fresh, schema-valid heartbeat for this database', async () => {
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const res = await http().get('/v1/health').expect(200);
+      expect(res.body.worker).toMatchObject({ status: 'ready', freshWorkers: 1 });
+      expect(res.body.worker.newest.activitySlots).toBe(4);
+      expect(res.body.status).toBe('ok');
+    });
+
+    it('calls an old heartbeat stale', async () => {
+      await ctx.heartbeats.upsert(heartbeat(ctx.config, { recordedAt: Date.now() - 10 * 60_000 }));
+      const res = await http().get('/v1/health').expect(200);
+      expect(res.body.worker.status).toBe('stale');
+      expect(res.body.worker.reason).toMatch(/old/);
+    });
+
+    it('ignores heartbeats of another database or app dir, and schema-invalid rows', async () => {
+      await ctx.heartbeats.upsert(heartbeat(ctx.config, { appDir: '/elsewhere' }));
+      await ctx.heartbeats.upsert(heartbeat(ctx.config, { schemaVersion: 99 }));
+      const res = await http().get('/v1/health').expect(200);
+      expect(res.body.worker.status).toBe('missing');
+    });
+
+    it('reports Temporal unreachable (not an error) when nothing listens at its address', async () => {
+      await ctx.app.close();
+      ctx = await startApi({}, { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+      const res = await http().get('/v1/health').expect(200);
+      expect(res.body.temporal.status).toBe('unreachable');
+      expect(res.body.temporal.error).toEqual(expect.any(String));
+    });
+  });
+
+  describe('GET/PATCH /v1/settings', () => {
+    it('returns the config document in snake_case with defaults', async () => {
+      const res = await http().get('/v1/settings').expect(200);
+      expect(res.body).toMatchObject({ worker_activity_slots: 4, temporal_task_queue: 'jobctrl-default', app_dir: 'data', llm: { provider: 'extractive' } });
+    });
+
+    it('rejects worker_activity_slots 0 with a 400 naming the key, leaving config.json unchanged', async () => {
+      const before = fs.readFileSync(ctx.configPath);
+      const res = await http().patch('/v1/settings').send({ worker_activity_slots: 0 }).expect(400);
+      expect(res.body.errors).toEqual([expect.objectContaining({ field: 'worker_activity_slots', value: 0 })]);
+      expect(res.body.message).toContain('worker_activity_slots');
+      expect(fs.readFileSync(ctx.configPath).equals(before)).toBe(true);
+    });
+
+    it('rejects unknown keys by name', async () => {
+      const res = await http().patch('/v1/settings').send({ worker_slots: 3 }).expect(400);
+      expect(res.body.errors[0].field).toBe('worker_slots');
+    });
+
+    it('writes a valid change atomically and says which keys need a worker restart', async () => {
+      const res = await http().patch('/v1/settings').send({ worker_activity_slots: 3, daily_spend_ceiling_usd: 2.5 }).expect(200);
+      expect(res.body.worker_activity_slots).toBe(3);
+      expect(res.body.changed_keys.sort()).toEqual(['daily_spend_ceiling_usd', 'worker_activity_slots']);
+      expect(res.body.restart_required).toEqual(['worker_activity_slots']);
+      const onDisk = JSON.parse(fs.readFileSync(ctx.configPath, 'utf8'));
+      expect(onDisk.worker_activity_slots).toBe(3);
+      expect(fs.readdirSync(ctx.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      const again = await http().get('/v1/settings').expect(200);
+      expect(again.body.worker_activity_slots).toBe(3);
+    });
+  });
+
+  describe('GET/PATCH /v1/discovery/runtime', () => {
+    it('defaults max_parallel_families to 1 and persists a change in SQLite', async () => {
+      expect((await http().get('/v1/discovery/runtime').expect(200)).body.max_parallel_families).toBe(1);
+      const res = await http().patch('/v1/discovery/runtime').send({ max_parallel_families: 2 }).expect(200);
+      expect(res.body.max_parallel_families).toBe(2);
+      // A fresh API on the same database sees the stored value.
+      await ctx.app.close();
+      const config = loadConfig({ path: ctx.configPath, env: { TEMPORAL_ADDRESS: temporalAddress } });
+      ctx.app = await createApi(config, { logger: false });
+      await ctx.app.init();
+      expect((await http().get('/v1/discovery/runtime').expect(200)).body.max_parallel_families).toBe(2);
+    });
+
+    it.each([[0], [17], ['2'], [1.5], [null]])('rejects max_parallel_families = %p with a field error', async (value) => {
+      const res = await http().patch('/v1/discovery/runtime').send({ max_parallel_families: value }).expect(400);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toContain('max_parallel_families');
+      expect((await http().get('/v1/discovery/runtime')).body.max_parallel_families).toBe(1);
+    });
+
+    it('rejects unknown fields', async () => {
+      const res = await http().patch('/v1/discovery/runtime').send({ max_parallel_families: 2, turbo: true }).expect(400);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toContain('turbo');
+    });
+  });
+
+  describe('worker-backed actions', () => {
+    it('answer 503 with the reason until a healthy heartbeat exists', async () => {
+      const res = await http().post('/v1/pipeline/smoke').send({ activities: 1, holdMs: 0 }).expect(503);
+      expect(res.body).toMatchObject({ code: 'worker_not_ready', worker: { status: 'missing' } });
+      expect(res.body.message).toMatch(/worker is missing/);
+
+      await ctx.heartbeats.upsert(heartbeat(ctx.config, { recordedAt: Date.now() - 10 * 60_000 }));
+      const stale = await http().post('/v1/pipeline/smoke').send({ activities: 1, holdMs: 0 }).expect(503);
+      expect(stale.body.worker.status).toBe('stale');
+    });
+
+    it('validate their body', async () => {
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const res = await http().post('/v1/pipeline/smoke').send({ activities: 0 }).expect(400);
+      expect(res.body.errors[0]).toMatchObject({ field: 'activities', value: 0 });
+    });
+  });
+});

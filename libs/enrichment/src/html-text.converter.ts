@@ -1,0 +1,139 @@
+/**
+ * Converts posting HTML into plain, readable text.
+ *
+ * Job descriptions arrive as HTML from JSON-LD, ATS APIs and scraped pages. Scoring, tailoring and
+ * review all work on text, and an LLM prompt or a human reviewer needs paragraph structure to stay
+ * legible, so block elements become line breaks (paragraph-level blocks become a blank line) and
+ * list items keep a "- " bullet. Everything is regex-based on purpose: this library must stay free
+ * of DOM/Node dependencies so that Temporal workflow code can import it.
+ */
+
+/** Elements whose boundaries separate paragraphs: they become a blank line. */
+const PARAGRAPH_TAGS = [
+  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'dl', 'table', 'blockquote', 'pre',
+  'section', 'article', 'header', 'footer', 'aside', 'main', 'nav', 'figure', 'hr', 'address',
+];
+
+/** Elements that only start a new line (no blank line) — rows, cells of definition lists, divs. */
+const LINE_TAGS = ['div', 'tr', 'dt', 'dd', 'caption', 'tbody', 'thead', 'tfoot', 'summary', 'details'];
+
+// A tag with attributes whose quoted values may contain ">" (e.g. title="a > b"). The alternatives
+// are disjoint on their first character, so matching stays linear.
+const ATTRS = `(?:[^>"']|"[^"]*"|'[^']*')*`;
+const PARAGRAPH_TAG_RE = new RegExp(`<\\/?(?:${PARAGRAPH_TAGS.join('|')})\\b${ATTRS}>`, 'gi');
+const LINE_TAG_RE = new RegExp(`<\\/?(?:${LINE_TAGS.join('|')})\\b${ATTRS}>`, 'gi');
+const BR_RE = new RegExp(`<br\\b${ATTRS}>`, 'gi');
+const LI_OPEN_RE = new RegExp(`<li\\b${ATTRS}>`, 'gi');
+const LI_CLOSE_RE = /<\/li\s*>/gi;
+const CELL_RE = new RegExp(`<\\/(?:td|th)\\s*>`, 'gi');
+// Only things that really look like tags are removed, so prose such as "a < b" survives.
+const ANY_TAG_RE = new RegExp(`<\\/?[A-Za-z][A-Za-z0-9:-]*${ATTRS}>`, 'g');
+// Raw-text elements whose content is never visible text.
+const INVISIBLE_BLOCK_RE =
+  /<(script|style|noscript|template|head|svg|iframe|object)\b(?:[^>"']|"[^"]*"|'[^']*')*>[\s\S]*?<\/\1\s*>/gi;
+
+// Sentinels that survive whitespace collapsing and tag stripping; they are private-use characters
+// which never occur in real postings.
+const PARA = '\uE000';
+const LINE = '\uE001';
+const BR = '\uE002';
+
+/** Named entities that actually occur in job postings; unknown ones are left untouched. */
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', ensp: ' ', emsp: ' ', thinsp: ' ',
+  ndash: '–', mdash: '—', hellip: '…', bull: '•', middot: '·', lsquo: '‘', rsquo: '’', sbquo: '‚',
+  ldquo: '“', rdquo: '”', bdquo: '„', laquo: '«', raquo: '»', lsaquo: '‹', rsaquo: '›',
+  copy: '©', reg: '®', trade: '™', deg: '°', plusmn: '±', times: '×', divide: '÷', frac12: '½',
+  frac14: '¼', frac34: '¾', sup2: '²', sup3: '³', micro: 'µ', para: '¶', sect: '§', dagger: '†',
+  euro: '€', pound: '£', yen: '¥', cent: '¢', curren: '¤', iexcl: '¡', iquest: '¿', shy: '\u00ad',
+  zwj: '\u200d', zwnj: '\u200c', lrm: '\u200e', rlm: '\u200f', minus: '−', larr: '←', rarr: '→',
+  check: '✓', agrave: 'à', aacute: 'á', acirc: 'â', atilde: 'ã', auml: 'ä', aring: 'å', aelig: 'æ',
+  ccedil: 'ç', egrave: 'è', eacute: 'é', ecirc: 'ê', euml: 'ë', igrave: 'ì', iacute: 'í',
+  icirc: 'î', iuml: 'ï', ntilde: 'ñ', ograve: 'ò', oacute: 'ó', ocirc: 'ô', otilde: 'õ', ouml: 'ö',
+  oslash: 'ø', ugrave: 'ù', uacute: 'ú', ucirc: 'û', uuml: 'ü', yacute: 'ý', yuml: 'ÿ', szlig: 'ß',
+  Agrave: 'À', Aacute: 'Á', Acirc: 'Â', Atilde: 'Ã', Auml: 'Ä', Aring: 'Å', AElig: 'Æ',
+  Ccedil: 'Ç', Egrave: 'È', Eacute: 'É', Ecirc: 'Ê', Euml: 'Ë', Igrave: 'Ì', Iacute: 'Í',
+  Icirc: 'Î', Iuml: 'Ï', Ntilde: 'Ñ', Ograve: 'Ò', Oacute: 'Ó', Ocirc: 'Ô', Otilde: 'Õ',
+  Ouml: 'Ö', Oslash: 'Ø', Ugrave: 'Ù', Uacute: 'Ú', Ucirc: 'Û', Uuml: 'Ü', Yacute: 'Ý',
+};
+
+const ENTITY_RE = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));?/g;
+
+/**
+ * Decodes HTML character references in a single pass, so "&amp;lt;" becomes the literal text
+ * "&lt;" rather than being decoded twice into "<".
+ */
+export function decodeHtmlEntities(text: string): string {
+  return text.replace(ENTITY_RE, (match, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
+    if (dec !== undefined || hex !== undefined) {
+      const code = dec !== undefined ? parseInt(dec, 10) : parseInt(hex as string, 16);
+      // NUL, surrogates and out-of-range code points are invalid references; HTML maps them to U+FFFD.
+      if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\uFFFD';
+      return String.fromCodePoint(code);
+    }
+    const decoded = name !== undefined ? NAMED_ENTITIES[name] : undefined;
+    // Named references need their ";" except for the legacy few browsers accept bare (e.g. "&amp").
+    if (decoded === undefined) return match;
+    if (!match.endsWith(';') && !['amp', 'lt', 'gt', 'quot', 'nbsp'].includes(name as string)) return match;
+    return decoded;
+  });
+}
+
+/**
+ * Turns an HTML fragment into readable text: scripts/styles dropped, paragraphs separated by a blank
+ * line, line breaks kept, list items bulleted with "- ", entities decoded, whitespace normalised.
+ * Plain text input (no tags) comes back with only whitespace normalised and entities decoded.
+ */
+export function htmlToReadableText(html: string): string {
+  if (!html) return '';
+  let text = html
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1')
+    .replace(/<![^>]*>/g, '')
+    .replace(/<\?[^>]*>/g, '')
+    .replace(INVISIBLE_BLOCK_RE, ' ');
+
+  // Source whitespace (including newlines) is insignificant in HTML; structure comes from tags.
+  text = text.replace(/\s+/g, ' ');
+
+  text = text
+    .replace(BR_RE, BR)
+    .replace(LI_OPEN_RE, `${LINE}- `)
+    .replace(LI_CLOSE_RE, LINE)
+    .replace(CELL_RE, ' ')
+    .replace(PARAGRAPH_TAG_RE, PARA)
+    .replace(LINE_TAG_RE, LINE)
+    .replace(ANY_TAG_RE, '');
+
+  // Entities are decoded only after tags are gone, so an escaped "&lt;b&gt;" stays visible text.
+  text = decodeHtmlEntities(text);
+
+  return normaliseLines(resolveBreaks(text));
+}
+
+/**
+ * Resolves the structural sentinels into newlines. Nested blocks produce runs of sentinels
+ * (`<ul><li>` is a paragraph break followed by a line break), so a run containing any paragraph
+ * break becomes one blank line and a run of line breaks becomes one newline. Authors who build
+ * paragraphs out of `<br><br>` get a blank line too, which is what they meant.
+ */
+function resolveBreaks(text: string): string {
+  const ws = `[ ${PARA}${LINE}${BR}]*`;
+  return text
+    .replace(new RegExp(`${BR}(?: *${BR})+`, 'g'), PARA)
+    .replace(new RegExp(BR, 'g'), LINE)
+    .replace(new RegExp(`${ws}${PARA}${ws}`, 'g'), '\n\n')
+    .replace(new RegExp(`${ws}${LINE}${ws}`, 'g'), '\n');
+}
+
+/** Collapses horizontal whitespace, trims lines and keeps at most one blank line between blocks. */
+function normaliseLines(text: string): string {
+  return text
+    .replace(/[\u00a0\u2000-\u200b\u202f\u205f\u3000\t\f\v ]+/g, ' ')
+    .replace(/\u00ad/g, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

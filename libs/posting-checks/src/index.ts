@@ -1,0 +1,13 @@
+export * from './posting-check.limits';
+export {
+  AcquisitionBudget,
+  DEFAULT_ACQUISITION_BUDGET_LIMITS,
+  type AcquireDenial,
+  type AcquireResult,
+  type AcquisitionBudgetLimits,
+  type AcquisitionBudgetOptions,
+  type AcquisitionBudgetState,
+  type AcquisitionKind,
+  type BudgetRemaining,
+  type SweepAdmission,
+} from './acquisition.budget';

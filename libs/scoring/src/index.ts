@@ -1,0 +1,9 @@
+export {
+  EXTRACTIVE_FORMULA_VERSION,
+  EXTRACTIVE_WEIGHTS,
+  scoreJobExtractive,
+  type ExtractiveScore,
+  type ScoringJob,
+  type ScoringProfile,
+} from './extractive-score.rules';
+export { SKILL_VOCABULARY, buildSkillIndex, normaliseTerm, skillPattern, type SkillEntry, type SkillIndex } from './skill.vocabulary';

@@ -1,0 +1,44 @@
+import { SKILL_VOCABULARY, buildSkillIndex, skillPattern } from './skill.vocabulary';
+
+describe('skill vocabulary', () => {
+  const index = buildSkillIndex();
+
+  it('canonicalises aliases and context-only aliases to one key', () => {
+    expect(index.keyOf(' K8S ')).toBe(index.keyOf('Kubernetes'));
+    expect(index.keyOf('go')).toBe(index.keyOf('Golang'));
+    expect(index.displayOf(index.keyOf('postgres'))).toBe('PostgreSQL');
+    expect(index.keyOf('Some  Niche Tool')).toBe('some niche tool');
+    expect(index.displayOf('some niche tool')).toBeUndefined();
+  });
+
+  it('never searches prose for ambiguous short names', () => {
+    const go = index.patternsOf(index.keyOf('Go'));
+    expect(go.some((p) => p.test('Ready to go live'))).toBe(false);
+    expect(go.some((p) => p.test('Golang services'))).toBe(true);
+    expect(index.patternsOf(index.keyOf('C'))).toEqual([]);
+  });
+
+  it('searches context-only names only in their exact capitalisation', () => {
+    const rest = index.patternsOf(index.keyOf('REST'));
+    expect(rest.some((p) => p.test('the rest of the team'))).toBe(false);
+    expect(rest.some((p) => p.test('design REST endpoints'))).toBe(true);
+  });
+
+  it('builds word-boundary patterns that handle symbols', () => {
+    expect(skillPattern('c++').test('Modern C++ code')).toBe(true);
+    expect(skillPattern('js').test('node.js')).toBe(false);
+    expect(skillPattern('java').test('javascript')).toBe(false);
+    expect(skillPattern('react').test('We love React.')).toBe(true);
+    expect(skillPattern('machine learning').test('machine\nlearning')).toBe(true);
+  });
+
+  it('has no spelling claimed by two different skills', () => {
+    const owner = new Map<string, string>();
+    for (const entry of SKILL_VOCABULARY) {
+      for (const spelling of [entry.name.toLowerCase(), ...entry.aliases, ...(entry.contextOnly ?? [])]) {
+        expect([undefined, entry.name]).toContain(owner.get(spelling));
+        owner.set(spelling, entry.name);
+      }
+    }
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * The skill vocabulary used by the extractive scorer.
+ *
+ * Each entry has a display name and the spellings that mean the same skill. Matching works on
+ * canonical keys, so "k8s" in a profile matches "Kubernetes" in a posting. Aliases listed in
+ * `contextOnly` are too ambiguous to find in free prose ("go" is a verb, "r" and "c" are letters,
+ * "node" is a graph vertex); they still canonicalise an explicit skill or requirement, but prose is
+ * only searched for them in the display name's exact capitalisation ("Swift", "REST", "Spark"),
+ * and never for display names shorter than three characters ("Go", "C", "R" — think "Series C").
+ */
+export interface SkillEntry {
+  /** Display name, also the canonical identity of the skill. */
+  name: string;
+  /** Lower-case spellings (the display name lower-cased is implied). */
+  aliases: string[];
+  /** Lower-case aliases that are only trusted when given explicitly, never searched for in prose. */
+  contextOnly?: string[];
+}
+
+export const SKILL_VOCABULARY: readonly SkillEntry[] = [
+  { name: 'JavaScript', aliases: ['js', 'javascript', 'ecmascript', 'es6'] },
+  { name: 'TypeScript', aliases: ['ts', 'typescript'] },
+  { name: 'Node.js', aliases: ['node.js', 'nodejs', 'node js'], contextOnly: ['node'] },
+  { name: 'React', aliases: ['react', 'reactjs', 'react.js'] },
+  { name: 'React Native', aliases: ['react native'] },
+  { name: 'Next.js', aliases: ['next.js', 'nextjs'] },
+  { name: 'Vue', aliases: ['vue', 'vuejs', 'vue.js'] },
+  { name: 'Angular', aliases: ['angular', 'angularjs'] },
+  { name: 'Svelte', aliases: ['svelte', 'sveltekit'] },
+  { name: 'NestJS', aliases: ['nestjs', 'nest.js'] },
+  { name: 'Express', aliases: ['express.js', 'expressjs'], contextOnly: ['express'] },
+  { name: 'GraphQL', aliases: ['graphql'] },
+  { name: 'REST', aliases: ['restful', 'rest api', 'rest apis'], contextOnly: ['rest'] },
+  { name: 'gRPC', aliases: ['grpc'] },
+  { name: 'HTML', aliases: ['html', 'html5'] },
+  { name: 'CSS', aliases: ['css', 'css3'] },
+  { name: 'Tailwind CSS', aliases: ['tailwind', 'tailwindcss', 'tailwind css'] },
+  { name: 'Python', aliases: ['python', 'python3'] },
+  { name: 'Django', aliases: ['django'] },
+  { name: 'Flask', aliases: ['flask'] },
+  { name: 'FastAPI', aliases: ['fastapi'] },
+  { name: 'Java', aliases: ['java'] },
+  { name: 'Spring', aliases: ['spring', 'spring boot', 'springboot'] },
+  { name: 'Kotlin', aliases: ['kotlin'] },
+  { name: 'Scala', aliases: ['scala'] },
+  { name: 'Go', aliases: ['golang'], contextOnly: ['go'] },
+  { name: 'Rust', aliases: ['rust'] },
+  { name: 'C', aliases: [], contextOnly: ['c'] },
+  { name: 'C++', aliases: ['c++', 'cpp'] },
+  { name: 'C#', aliases: ['c#', 'csharp'] },
+  { name: '.NET', aliases: ['.net', 'dotnet', 'asp.net', '.net core'] },
+  { name: 'Ruby', aliases: ['ruby'] },
+  { name: 'Ruby on Rails', aliases: ['rails', 'ruby on rails', 'ror'] },
+  { name: 'PHP', aliases: ['php'] },
+  { name: 'Laravel', aliases: ['laravel'] },
+  { name: 'Swift', aliases: [], contextOnly: ['swift'] },
+  { name: 'Objective-C', aliases: ['objective-c', 'objc'] },
+  { name: 'Elixir', aliases: ['elixir'] },
+  { name: 'Erlang', aliases: ['erlang'] },
+  { name: 'Haskell', aliases: ['haskell'] },
+  { name: 'R', aliases: [], contextOnly: ['r'] },
+  { name: 'SQL', aliases: ['sql'] },
+  { name: 'PostgreSQL', aliases: ['postgres', 'postgresql', 'psql'] },
+  { name: 'MySQL', aliases: ['mysql'] },
+  { name: 'SQLite', aliases: ['sqlite', 'sqlite3'] },
+  { name: 'MongoDB', aliases: ['mongodb', 'mongo'] },
+  { name: 'Redis', aliases: ['redis'] },
+  { name: 'Elasticsearch', aliases: ['elasticsearch', 'elastic search', 'opensearch'] },
+  { name: 'Cassandra', aliases: ['cassandra'] },
+  { name: 'DynamoDB', aliases: ['dynamodb'] },
+  { name: 'Kafka', aliases: ['kafka', 'apache kafka'] },
+  { name: 'RabbitMQ', aliases: ['rabbitmq'] },
+  { name: 'Spark', aliases: ['apache spark', 'pyspark'], contextOnly: ['spark'] },
+  { name: 'Airflow', aliases: ['airflow', 'apache airflow'] },
+  { name: 'dbt', aliases: ['dbt'] },
+  { name: 'Snowflake', aliases: ['snowflake'] },
+  { name: 'BigQuery', aliases: ['bigquery'] },
+  { name: 'Temporal', aliases: ['temporal.io'], contextOnly: ['temporal'] },
+  { name: 'AWS', aliases: ['aws', 'amazon web services'] },
+  { name: 'GCP', aliases: ['gcp', 'google cloud', 'google cloud platform'] },
+  { name: 'Azure', aliases: ['azure', 'microsoft azure'] },
+  { name: 'Docker', aliases: ['docker'] },
+  { name: 'Kubernetes', aliases: ['k8s', 'kubernetes'] },
+  { name: 'Helm', aliases: ['helm'] },
+  { name: 'Terraform', aliases: ['terraform'] },
+  { name: 'Ansible', aliases: ['ansible'] },
+  { name: 'Linux', aliases: ['linux'] },
+  { name: 'Git', aliases: ['git'] },
+  { name: 'CI/CD', aliases: ['ci/cd', 'cicd', 'continuous integration', 'continuous delivery', 'continuous deployment'] },
+  { name: 'GitHub Actions', aliases: ['github actions'] },
+  { name: 'Jenkins', aliases: ['jenkins'] },
+  { name: 'Prometheus', aliases: ['prometheus'] },
+  { name: 'Grafana', aliases: ['grafana'] },
+  { name: 'Microservices', aliases: ['microservices', 'microservice'] },
+  { name: 'Machine Learning', aliases: ['machine learning', 'ml'] },
+  { name: 'Deep Learning', aliases: ['deep learning'] },
+  { name: 'PyTorch', aliases: ['pytorch'] },
+  { name: 'TensorFlow', aliases: ['tensorflow'] },
+  { name: 'pandas', aliases: ['pandas'] },
+  { name: 'NumPy', aliases: ['numpy'] },
+  { name: 'LLM', aliases: ['llm', 'llms', 'large language models'] },
+  { name: 'Jest', aliases: ['jest'] },
+  { name: 'Playwright', aliases: ['playwright'] },
+  { name: 'Cypress', aliases: ['cypress'] },
+  { name: 'Figma', aliases: ['figma'] },
+  { name: 'Agile', aliases: ['agile', 'scrum', 'kanban'] },
+];
+
+export interface SkillIndex {
+  /** Canonical key for any spelling (aliases, context-only aliases and display names). */
+  keyOf(term: string): string;
+  /** Display name for a canonical key, or undefined for skills outside the vocabulary. */
+  displayOf(key: string): string | undefined;
+  /** Patterns that find the skill in prose on word boundaries (empty when it cannot be found safely). */
+  patternsOf(key: string): RegExp[];
+  /** All vocabulary entries' canonical keys, in vocabulary order. */
+  vocabularyKeys(): string[];
+}
+
+/** Lower-cases and collapses inner whitespace; punctuation is kept because it is meaningful (C#). */
+export function normaliseTerm(term: string): string {
+  return term.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+/**
+ * Word-boundary pattern for a spelling. "\b" is useless here because skills contain symbols
+ * ("C++", "C#", ".NET", "Node.js"): a skill must not be preceded by a letter, digit, "+", "#" or
+ * "." (so "js" does not match inside "Node.js") and not followed by a letter, digit, "+" or "#"
+ * (so "Java" does not match "JavaScript"; a sentence-ending "." is fine).
+ */
+export function skillPattern(spelling: string, caseSensitive = false): RegExp {
+  const escaped = spelling.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, '\\s+');
+  return new RegExp(`(?<![A-Za-z0-9+#.])${escaped}(?![A-Za-z0-9+#])`, caseSensitive ? '' : 'i');
+}
+
+/** Builds the lookup once; the vocabulary is static, so callers can share the result. */
+export function buildSkillIndex(vocabulary: readonly SkillEntry[] = SKILL_VOCABULARY): SkillIndex {
+  const keyBySpelling = new Map<string, string>();
+  const entryByKey = new Map<string, SkillEntry>();
+  const patternCache = new Map<string, RegExp[]>();
+  for (const entry of vocabulary) {
+    const key = normaliseTerm(entry.name);
+    entryByKey.set(key, entry);
+    for (const spelling of [key, ...entry.aliases, ...(entry.contextOnly ?? [])]) {
+      keyBySpelling.set(normaliseTerm(spelling), key);
+    }
+  }
+
+  const buildPatterns = (key: string): RegExp[] => {
+    const entry = entryByKey.get(key);
+    // Skills outside the vocabulary (profile-specific) are searched as written.
+    if (!entry) return key.length > 0 ? [skillPattern(key)] : [];
+    const hidden = new Set((entry.contextOnly ?? []).map(normaliseTerm));
+    const spellings = [...new Set([key, ...entry.aliases].map(normaliseTerm))].filter((s) => !hidden.has(s));
+    const patterns = spellings.map((s) => skillPattern(s));
+    if (hidden.has(key) && entry.name.length >= 3) patterns.push(skillPattern(entry.name, true));
+    return patterns;
+  };
+
+  return {
+    keyOf: (term) => {
+      const normalised = normaliseTerm(term);
+      return keyBySpelling.get(normalised) ?? normalised;
+    },
+    displayOf: (key) => entryByKey.get(key)?.name,
+    patternsOf: (key) => {
+      let patterns = patternCache.get(key);
+      if (!patterns) {
+        patterns = buildPatterns(key);
+        patternCache.set(key, patterns);
+      }
+      return patterns;
+    },
+    vocabularyKeys: () => [...entryByKey.keys()],
+  };
+}

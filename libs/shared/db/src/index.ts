@@ -1,0 +1,14 @@
+export { DEFAULT_BUSY_TIMEOUT_MS } from './db.options';
+export type { DbOptions } from './db.options';
+export { createDataSource } from './data-source.factory';
+export type { MigrationClass } from './data-source.factory';
+export { openConnectionCount } from './sqlite3.driver';
+export { TransactionUnfinishedError } from './transaction-unfinished.error';
+export { withUnitOfWork } from './unit-of-work.runner';
+export { WriterReservationTimeoutError } from './writer-reservation';
+export type { TransactionMode, UnitOfWork } from './unit-of-work.runner';
+export { UnitOfWorkFactory } from './unit-of-work.factory';
+export { runMigrations, pendingMigrations } from './migration.runner';
+export type { MigrationRunOptions } from './migration.runner';
+export { ALL_MIGRATIONS, Foundation1764400000000 } from './migrations/migration.registry';
+export { DbModule, DB_OPTIONS } from './db.module';

@@ -1,0 +1,10 @@
+import type { MigrationClass } from '../data-source.factory';
+import { Foundation1764400000000 } from './1764400000000-foundation.migration';
+
+/**
+ * Every migration of the app database, oldest first. Listed explicitly rather than globbed from
+ * disk so the same list works under ts-jest, ts-node and a bundled build.
+ */
+export const ALL_MIGRATIONS: MigrationClass[] = [Foundation1764400000000];
+
+export { Foundation1764400000000 };
