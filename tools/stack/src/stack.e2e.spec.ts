@@ -1,0 +1,168 @@
+// `npm start` end to end, as a user runs it: the real start script brings up the embedded Temporal
+// dev server, the worker (`nx serve worker`) and the API (`nx serve api`) on free loopback ports.
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Environment of a user's shell: no test-run Temporal address, no external Temporal. */
+function userEnv(configPath: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, JOBCTRL_CONFIG: configPath };
+  delete env['TEMPORAL_ADDRESS'];
+  delete env['TEMPORAL_NAMESPACE'];
+  delete env['UV_THREADPOOL_SIZE'];
+  return env;
+}
+
+describe('npm start', () => {
+  let dir: string;
+  let configPath: string;
+  let apiPort: number;
+  let temporalPort: number;
+  let stack: ChildProcess | undefined;
+  let output = '';
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-stack-'));
+    configPath = path.join(dir, 'config.json');
+    apiPort = await freePort();
+    temporalPort = await freePort();
+    fs.writeFileSync(
+      configPath,
+      JSON.stringify({
+        app_dir: 'data',
+        api_port: apiPort,
+        temporal_dev_server_port: temporalPort,
+        worker_activity_slots: 2,
+        worker_heartbeat_interval_seconds: 1,
+        worker_heartbeat_stale_seconds: 5,
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    if (stack && stack.exitCode === null) stack.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const api = (p: string, init?: RequestInit) => fetch(`http://127.0.0.1:${apiPort}${p}`, init);
+
+  it('brings the worker to ready, runs a smoke workflow within the slot limit, and stops without leftovers', async () => {
+    stack = spawn(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env: userEnv(configPath), stdio: ['ignore', 'pipe', 'pipe'] });
+    stack.stdout?.on('data', (d) => (output += d));
+    stack.stderr?.on('data', (d) => (output += d));
+
+    await waitFor('the "ready" line of npm start', async () => (output.includes('[jobctrl] ready') ? true : undefined), 150_000).catch((err) => {
+      throw new Error(`${err.message}\n--- npm start output ---\n${output}`);
+    });
+    expect(output).toContain(`dev server listening on 127.0.0.1:${temporalPort}`);
+    expect(output).toContain(`http://127.0.0.1:${apiPort}`);
+
+    const health = await (await api('/v1/health')).json();
+    expect(health.worker).toMatchObject({ status: 'ready', newest: { activitySlots: 2, executorWidth: 4, taskQueue: 'jobctrl-default' } });
+    expect(health.temporal).toMatchObject({ status: 'reachable', embedded: true, address: `127.0.0.1:${temporalPort}` });
+
+    // The smoke workflow through the real worker on jobctrl-default: 6 holds, 2 slots.
+    const started = await api('/v1/pipeline/smoke', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ activities: 6, holdMs: 700 }),
+    });
+    expect(started.status).toBe(202);
+    const { workflowId } = await started.json();
+    const done = await waitFor(
+      'the smoke workflow',
+      async () => {
+        const body = await (await api(`/v1/pipeline/smoke/${workflowId}`)).json();
+        return body.status === 'COMPLETED' ? body : undefined;
+      },
+      60_000,
+    );
+    expect(done.result).toMatchObject({ completed: 6, maxObservedActive: 2, workers: [health.worker.newest.workerId] });
+
+    // An invalid settings change is refused by name and leaves config.json as it was.
+    const before = fs.readFileSync(configPath);
+    const patch = await api('/v1/settings', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"worker_activity_slots": 0}' });
+    expect(patch.status).toBe(400);
+    expect(JSON.stringify(await patch.json())).toContain('worker_activity_slots');
+    expect(fs.readFileSync(configPath).equals(before)).toBe(true);
+
+    const pids = [health.worker.newest.pid as number, health.api.pid as number];
+    expect(pids.every(alive)).toBe(true);
+    stack.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => stack?.once('exit', (c) => resolve(c)));
+    expect(code).toBe(0);
+    expect(output).toContain('[jobctrl] stopped');
+    // Nothing left behind: worker and API processes gone, no one listening on the API or Temporal port.
+    await waitFor('worker and API to exit', async () => (pids.some(alive) ? undefined : true), 20_000);
+    expect(await portOpen(apiPort)).toBe(false);
+    expect(await portOpen(temporalPort)).toBe(false);
+  });
+
+  it('a config.json with a bad value stops the worker with a message naming the key', () => {
+    const bad = path.join(dir, 'bad.json');
+    fs.writeFileSync(bad, JSON.stringify({ app_dir: 'data', worker_activity_slots: 'four' }));
+    const res = spawnSync(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', path.join(root, 'apps/worker/src/main.ts')],
+      { cwd: root, env: { ...userEnv(bad), TS_NODE_PROJECT: path.join(root, 'tsconfig.base.json') }, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(res.status).toBe(78);
+    expect(res.stderr).toContain('invalid configuration');
+    expect(res.stderr).toContain('worker_activity_slots');
+    expect(res.stderr).toContain('"four"');
+  });
+
+  it('npm start refuses a bad config.json before starting anything', () => {
+    const bad = path.join(dir, 'bad-start.json');
+    fs.writeFileSync(bad, JSON.stringify({ app_dir: 'data', api_port: 70000 }));
+    const res = spawnSync(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env: userEnv(bad), encoding: 'utf8', timeout: 60_000 });
+    expect(res.status).toBe(78);
+    expect(res.stderr).toContain('api_port');
+    expect(res.stdout).not.toContain('[temporal]');
+  });
+});

