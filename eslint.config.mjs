@@ -46,13 +46,21 @@ export default [
   {
     // Workflow code runs in Temporal's deterministic sandbox: an un-awaited promise there is a lost
     // command, so floating promises are errors (needs type information).
-    files: ['libs/pipeline/workflows/src/**/*.ts'],
+    files: ['libs/pipeline/workflows/src/**/*.ts', 'apps/worker/src/test-support/*.workflows.ts'],
     ignores: ['**/*.spec.ts'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
+      // Node built-ins are not npm projects, so the boundary rule cannot ban them; this rule does.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'workflow code runs in the deterministic sandbox: no Node built-ins' })),
+          patterns: [{ group: ['node:*'], message: 'workflow code runs in the deterministic sandbox: no Node built-ins' }],
+        },
+      ],
     },
   },
 ];
