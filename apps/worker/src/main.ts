@@ -24,7 +24,6 @@ const capacity = workerCapacity(config.workerActivitySlots);
 if (!process.env['UV_THREADPOOL_SIZE']) process.env['UV_THREADPOOL_SIZE'] = String(capacity.uvThreadpoolSize);
 
 // Loaded only now, after the thread pool size is fixed.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startWorker } = require('./bootstrap') as typeof import('./bootstrap');
 startWorker(config).catch((err: unknown) => {
   console.error('jobctrl worker: stopped with an error:', err);

@@ -5,6 +5,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import * as sqlite3 from 'sqlite3';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -47,6 +48,15 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeou
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+function readHeartbeatPayload(databasePath: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(databasePath, sqlite3.OPEN_READONLY);
+    db.get('SELECT payload FROM worker_heartbeats ORDER BY recorded_at DESC LIMIT 1', (err, row: { payload: string } | undefined) =>
+      db.close(() => (err || !row ? reject(err ?? new Error('no heartbeat row')) : resolve(JSON.parse(row.payload)))),
+    );
+  });
 }
 
 /** Environment of a user's shell: no test-run Temporal address, no external Temporal. */
@@ -105,6 +115,10 @@ describe('npm start', () => {
     const health = await (await api('/v1/health')).json();
     expect(health.worker).toMatchObject({ status: 'ready', newest: { activitySlots: 2, executorWidth: 4, taskQueue: 'jobctrl-default' } });
     expect(health.temporal).toMatchObject({ status: 'reachable', embedded: true, address: `127.0.0.1:${temporalPort}` });
+
+    // The heartbeat row carries the capacity model; libuv's pool was sized from the slots before first use.
+    const hb = await readHeartbeatPayload(path.join(dir, 'data', 'jobctrl.sqlite'));
+    expect(hb).toMatchObject({ uvThreadpoolSize: 2 * (2 + 2) + 4, executors: { temporalSync: { width: 4 }, blockingStage: { width: 4 } } });
 
     // The smoke workflow through the real worker on jobctrl-default: 6 holds, 2 slots.
     const started = await api('/v1/pipeline/smoke', {
