@@ -13,7 +13,7 @@ const fsp = require('node:fs/promises');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { ensureTemporalCli, probeVersion } = require('./install');
+const { ensureTemporalCli, probeVersion, versionOf } = require('./install');
 
 const HOST = '127.0.0.1';
 
@@ -282,30 +282,32 @@ async function launch(cliPath, port, dbFilename, options) {
       return fail(`did not answer DescribeNamespace(${namespace}) at ${address} within ${readyTimeoutMs} ms (last error: ${reason})`);
     }
     const perTry = Math.max(100, Math.min(3_000, remaining));
-    /** @type {import('@temporalio/client').Connection | undefined} */
-    let connection;
-    const ready = await Promise.race([
-      exited.then(() => false),
-      (async () => {
-        try {
-          connection = await Connection.connect({ address, connectTimeout: perTry });
-          const conn = connection;
-          await conn.withDeadline(Date.now() + perTry, () => conn.workflowService.describeNamespace({ namespace }));
+    // lazy() + ensureConnected() rather than Connection.connect(): connect() leaks its gRPC channel
+    // when the first call fails (it never closes it), and early attempts fail by design here. Every
+    // attempt's channel is closed, also when the server exiting wins the race.
+    const connection = Connection.lazy({ address, connectTimeout: perTry });
+    /** @type {boolean} */
+    let ready;
+    try {
+      ready = await Promise.race([
+        exited.then(() => false),
+        (async () => {
+          await connection.ensureConnected();
+          await connection.withDeadline(Date.now() + perTry, () => connection.workflowService.describeNamespace({ namespace }));
           return true;
-        } catch (err) {
+        })().catch((err) => {
           lastError = err;
           return false;
-        } finally {
-          await connection?.close().catch(() => undefined);
-        }
-      })(),
-    ]);
+        }),
+      ]);
+    } finally {
+      await connection.close().catch(() => undefined);
+    }
     if (ready && !exitInfo) break;
     await sleep(150);
   }
 
-  const versionLine = (await versionPromise) ?? '';
-  const version = /version (\S+)/.exec(versionLine)?.[1] ?? 'unknown';
+  const version = versionOf(await versionPromise) ?? 'unknown';
   return { address, port, pid, namespace, logFile, dbFilename, cliPath, version, args, stop };
 }
 

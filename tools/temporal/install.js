@@ -71,6 +71,16 @@ function probeVersion(binary) {
 }
 
 /**
+ * The version in a `--version` line ("temporal version 1.9.1 (Server 1.32.0, UI 2.54.1)" → "1.9.1").
+ * Compared exactly, so 1.9.10 never passes for 1.9.1.
+ * @param {string | null} line
+ * @returns {string | null}
+ */
+function versionOf(line) {
+  return (line && /\bversion v?(\S+)/.exec(line)?.[1]) || null;
+}
+
+/**
  * @typedef {object} Attempt
  * @property {string} command
  * @property {string[]} args
@@ -320,7 +330,7 @@ async function install(version, quiet, toolsDir) {
       const started = Date.now();
       const failure = await run(tmpDir);
       const got = failure ? null : await probeVersion(binaryIn(tmpDir));
-      if (failure || !got || !got.includes(version)) {
+      if (failure || versionOf(got) !== version) {
         tried.push(`$ ${label}\n    -> ${failure ?? (got ? `installed binary reports "${got}"` : `no runnable ${binaryIn(tmpDir)}`)}`);
         return null;
       }
@@ -372,7 +382,7 @@ async function promote(tmpDir, finalDir, version) {
       const code = /** @type {NodeJS.ErrnoException} */ (err).code;
       if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EPERM') throw err;
       const existing = await probeVersion(binaryIn(finalDir));
-      if (existing && existing.includes(version)) return; // another process won the race
+      if (versionOf(existing) === version) return; // another process won the race
       // Move the broken dir aside first (rename is atomic) so no reader ever sees a half-deleted tree.
       const trash = `${tmpDir}-broken`;
       await fsp.rename(finalDir, trash).catch(() => undefined);
@@ -384,7 +394,7 @@ async function promote(tmpDir, finalDir, version) {
 
 /**
  * Returns the absolute path of a working Temporal CLI binary, installing the pinned version first if
- * needed. Fast (one `--version` call, ~50 ms) when already installed.
+ * needed. Fast when already installed: one `--version` call (~0.2 s).
  * @param {{ quiet?: boolean, toolsDir?: string }} [options]
  *   quiet: no progress output on stderr (errors still throw).
  *   toolsDir: install root instead of <repo>/.tools/temporal (tests; CI caches).
@@ -400,18 +410,18 @@ async function ensureTemporalCli(options = {}) {
     // An explicit override that does not run is a configuration error: say so instead of silently
     // installing something else.
     if (!got) throw new Error(`${OVERRIDE_ENV}=${override} is set but "${binary} --version" does not run.`);
-    if (!got.includes(TEMPORAL_CLI_VERSION) && !quiet) {
+    if (versionOf(got) !== TEMPORAL_CLI_VERSION && !quiet) {
       process.stderr.write(`[temporal] warning: ${OVERRIDE_ENV} points at "${got}", the pinned version is ${TEMPORAL_CLI_VERSION}\n`);
     }
     return binary;
   }
   const binary = temporalCliPath(toolsDir);
   const got = await probeVersion(binary);
-  if (got && got.includes(TEMPORAL_CLI_VERSION)) return binary;
+  if (versionOf(got) === TEMPORAL_CLI_VERSION) return binary;
   return install(TEMPORAL_CLI_VERSION, quiet, toolsDir);
 }
 
-module.exports = { ensureTemporalCli, temporalCliPath, probeVersion, TEMPORAL_CLI_VERSION, OVERRIDE_ENV, REPO_ROOT };
+module.exports = { ensureTemporalCli, temporalCliPath, probeVersion, versionOf, TEMPORAL_CLI_VERSION, OVERRIDE_ENV, REPO_ROOT };
 
 if (require.main === module) {
   ensureTemporalCli().then(

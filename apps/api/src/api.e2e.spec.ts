@@ -51,7 +51,19 @@ function heartbeat(config: ResolvedConfig, overrides: Partial<WorkerHeartbeat> =
       namespace: 'default',
       temporalAddress: temporalAddress as string,
       uvThreadpoolSize: 16,
-      activity: { remoteActive: 0, localActive: 0, peakRemoteActive: 0, peakLocalActive: 0, remoteStarted: 0, localStarted: 0 },
+      activity: {
+        remoteActive: 0,
+        localActive: 0,
+        peakRemoteActive: 0,
+        peakLocalActive: 0,
+        remoteStarted: 0,
+        localStarted: 0,
+        remoteCompleted: 0,
+        localCompleted: 0,
+        detailTotal: 0,
+        detail: [],
+        throughput: { windowSeconds: 60, remoteCompleted: 0 },
+      },
       executors: {
         temporalSync: { name: 'temporal-sync', width: 6, generation: 1, running: 0, queued: 0, retiredRunning: 0, retiredGenerations: 0 },
         blockingStage: { name: 'blocking-stage', width: 6, generation: 1, running: 0, queued: 0, retiredRunning: 0, retiredGenerations: 0 },
@@ -110,6 +122,33 @@ describe('API v1', () => {
       const res = await http().get('/v1/health').expect(200);
       expect(res.body.temporal.status).toBe('unreachable');
       expect(res.body.temporal.error).toEqual(expect.any(String));
+    });
+  });
+
+  describe('GET /v1/pipeline/operations', () => {
+    it('aggregates fresh workers of this database and queue; stale and foreign rows are excluded', async () => {
+      await ctx.heartbeats.upsert(heartbeat(ctx.config, { workerId: 'w1', activitySlots: 4 }));
+      await ctx.heartbeats.upsert(heartbeat(ctx.config, { workerId: 'w2', activitySlots: 2 }));
+      await ctx.heartbeats.upsert(heartbeat(ctx.config, { workerId: 'old', activitySlots: 8, recordedAt: Date.now() - 10 * 60_000 }));
+      await ctx.heartbeats.upsert(heartbeat(ctx.config, { workerId: 'foreign', appDir: '/elsewhere', activitySlots: 16 }));
+      const res = await http().get('/v1/pipeline/operations').expect(200);
+      expect(res.body.capacity).toMatchObject({ status: 'fresh', taskQueue: 'jobctrl-default', configuredSlots: 6, activeSlots: 0, availableSlots: 6 });
+      expect(res.body.capacity.workers.map((w: { workerId: string }) => w.workerId).sort()).toEqual(['w1', 'w2']);
+      expect(res.body.activeItems).toEqual([]);
+      expect(res.body.taskQueueStats.activity.status).toBe('ok');
+      expect(res.body.taskQueueStats.activity.backlogCount).toEqual(expect.any(Number));
+    });
+
+    it('reads task-queue stats as unavailable (not 0) and refuses the ETA when Temporal is down', async () => {
+      await ctx.app.close();
+      ctx = await startApi({}, { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const res = await http().get('/v1/pipeline/operations').expect(200);
+      for (const kind of ['workflow', 'activity']) {
+        expect(res.body.taskQueueStats[kind]).toMatchObject({ status: 'unavailable', pollers: null, backlogCount: null });
+        expect(res.body.taskQueueStats[kind].reason).toEqual(expect.any(String));
+      }
+      expect(res.body.eta).toMatchObject({ status: 'refused', reason: expect.stringMatching(/statistics are unavailable/) });
     });
   });
 

@@ -5,6 +5,7 @@ import { JobctrlConfigModule, ResolvedConfig } from '@jobctrl/shared/config';
 import { DbModule } from '@jobctrl/shared/db';
 import { DiscoveryRuntimeController } from './controllers/discovery-runtime.controller';
 import { HealthController } from './controllers/health.controller';
+import { OperationsController } from './controllers/operations.controller';
 import { SettingsController } from './controllers/settings.controller';
 import { SmokeController } from './controllers/smoke.controller';
 
@@ -20,7 +21,7 @@ export class AppModule {
         OperationsModule,
         DiscoveryModule,
       ],
-      controllers: [HealthController, SettingsController, DiscoveryRuntimeController, SmokeController],
+      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SmokeController],
     };
   }
 }

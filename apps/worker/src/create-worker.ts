@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
-import { LOCAL_CONTROL_ACTIVITIES } from '@jobctrl/pipeline/contracts';
+import { ACTIVITY_DETAIL_ALLOWLIST, LOCAL_CONTROL_ACTIVITIES, READABLE_WORKFLOW_ID } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import {
   ActivityGauge,
@@ -56,7 +56,7 @@ export function newWorkerIdentity(): string {
  */
 export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<JobctrlWorker> {
   const identity = opts.identity ?? newWorkerIdentity();
-  const gauge = new ActivityGauge();
+  const gauge = new ActivityGauge({ allowlist: ACTIVITY_DETAIL_ALLOWLIST, readableWorkflowId: READABLE_WORKFLOW_ID });
   const executors = createWorkerExecutors(opts.capacity, { graceMs: opts.executorGraceMs });
   const entry = workflowsEntry();
   const worker = await Worker.create({

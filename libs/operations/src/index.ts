@@ -1,8 +1,12 @@
 import { WorkerHeartbeatEntity } from './worker-heartbeat.entity';
 
+export * from './eta.rules';
 export * from './heartbeat.writer';
 export * from './lifecycle.activities';
+export * from './operations-snapshot.rules';
+export * from './operations-snapshot.service';
 export * from './operations.module';
+export * from './remaining-work.registry';
 export * from './smoke.activities';
 export * from './smoke-run.dto';
 export * from './smoke-run.service';

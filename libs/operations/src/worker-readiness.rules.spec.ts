@@ -1,6 +1,10 @@
 import { classifyWorkerReadiness, parseHeartbeatRow } from './worker-readiness.rules';
 
 const now = 1_800_000_000_000;
+const PAYLOAD = {
+  namespace: 'default',
+  activity: { remoteActive: 1, localActive: 0, remoteStarted: 3, remoteCompleted: 2, detailTotal: 1, detail: [], throughput: { windowSeconds: 60, remoteCompleted: 2 } },
+};
 const ctx = { databasePath: '/data/jobctrl.sqlite', appDir: '/data', now, staleMs: 30_000 };
 
 function row(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -15,7 +19,7 @@ function row(overrides: Record<string, unknown> = {}): Record<string, unknown> {
     localControlSlots: 2,
     executorWidth: 6,
     schemaVersion: 1,
-    payload: '{"namespace":"default"}',
+    payload: JSON.stringify(PAYLOAD),
     startedAt: now - 60_000,
     recordedAt: now - 1_000,
     ...overrides,
@@ -55,12 +59,14 @@ describe('worker readiness', () => {
     ['a non-integer pid', { pid: '42' }],
     ['zero activity slots', { activitySlots: 0 }],
     ['a malformed payload', { payload: '{nope' }],
+    ['a payload without activity counts', { payload: '{"namespace":"default"}' }],
+    ['negative activity counts', { payload: JSON.stringify({ ...PAYLOAD, activity: { ...PAYLOAD.activity, remoteActive: -1 } }) }],
     ['a timestamp from the future', { recordedAt: now + 60_000 }],
   ])('ignores a row with %s', (_label, overrides) => {
     expect(classifyWorkerReadiness([row(overrides)], ctx).status).toBe('missing');
   });
 
   it('parses a valid row into a heartbeat with its payload', () => {
-    expect(parseHeartbeatRow(row())?.payload).toEqual({ namespace: 'default' });
+    expect(parseHeartbeatRow(row())?.payload).toEqual(PAYLOAD);
   });
 });

@@ -59,7 +59,7 @@ export function parseHeartbeatRow(row: Record<string, unknown>): WorkerHeartbeat
   } catch {
     return null;
   }
-  if (!payload || typeof payload !== 'object') return null;
+  if (!isValidPayload(payload)) return null;
   return { ...(fields as Omit<WorkerHeartbeat, 'payload'>), payload: payload as WorkerHeartbeat['payload'] };
 }
 
@@ -104,4 +104,17 @@ export function classifyWorkerReadiness(rows: Array<Record<string, unknown>>, ct
       ageMs,
     },
   };
+}
+
+const COUNTS = ['remoteActive', 'localActive', 'remoteStarted', 'remoteCompleted', 'detailTotal'] as const;
+
+/** The payload fields the operations read model sums; a row whose counts are not counts is not trusted. */
+function isValidPayload(payload: unknown): boolean {
+  if (!payload || typeof payload !== 'object') return false;
+  const activity = (payload as { activity?: Record<string, unknown> }).activity;
+  if (!activity || typeof activity !== 'object') return false;
+  if (!COUNTS.every((k) => Number.isInteger(activity[k]) && (activity[k] as number) >= 0)) return false;
+  if (!Array.isArray(activity['detail'])) return false;
+  const throughput = activity['throughput'] as Record<string, unknown> | undefined;
+  return !!throughput && Number.isInteger(throughput['windowSeconds']) && Number.isInteger(throughput['remoteCompleted']);
 }

@@ -59,6 +59,12 @@ function readHeartbeatPayload(databasePath: string): Promise<Record<string, unkn
   });
 }
 
+interface HealthBody {
+  api: { pid: number };
+  worker: { status: string; newest: { workerId: string; pid: number } };
+  temporal: { status: string };
+}
+
 /** Environment of a user's shell: no test-run Temporal address, no external Temporal. */
 function userEnv(configPath: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, JOBCTRL_CONFIG: configPath };
@@ -112,7 +118,7 @@ describe('npm start', () => {
     expect(output).toContain(`dev server listening on 127.0.0.1:${temporalPort}`);
     expect(output).toContain(`http://127.0.0.1:${apiPort}`);
 
-    const health = await (await api('/v1/health')).json();
+    const health = (await (await api('/v1/health')).json()) as HealthBody;
     expect(health.worker).toMatchObject({ status: 'ready', newest: { activitySlots: 2, executorWidth: 4, taskQueue: 'jobctrl-default' } });
     expect(health.temporal).toMatchObject({ status: 'reachable', embedded: true, address: `127.0.0.1:${temporalPort}` });
 
@@ -127,11 +133,11 @@ describe('npm start', () => {
       body: JSON.stringify({ activities: 6, holdMs: 700 }),
     });
     expect(started.status).toBe(202);
-    const { workflowId } = await started.json();
+    const { workflowId } = (await started.json()) as { workflowId: string };
     const done = await waitFor(
       'the smoke workflow',
       async () => {
-        const body = await (await api(`/v1/pipeline/smoke/${workflowId}`)).json();
+        const body = (await (await api(`/v1/pipeline/smoke/${workflowId}`)).json()) as { status: string; result: unknown };
         return body.status === 'COMPLETED' ? body : undefined;
       },
       60_000,

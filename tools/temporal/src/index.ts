@@ -47,6 +47,7 @@ interface InstallModule {
   ensureTemporalCli(options?: EnsureTemporalCliOptions): Promise<string>;
   temporalCliPath(toolsDir?: string): string;
   probeVersion(binary: string): Promise<string | null>;
+  versionOf(versionLine: string | null): string | null;
   TEMPORAL_CLI_VERSION: string;
   OVERRIDE_ENV: string;
   REPO_ROOT: string;
@@ -57,12 +58,11 @@ interface DevServerModule {
   freePort(): Promise<number>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- untyped CommonJS implementation; typed by the interfaces above
+// require, not import: the implementation is untyped CommonJS (no allowJs); the interfaces above type it.
 const install: InstallModule = require('../install.js');
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- same as above
 const devServer: DevServerModule = require('../dev-server.js');
 
-export const { ensureTemporalCli, temporalCliPath, probeVersion, TEMPORAL_CLI_VERSION, OVERRIDE_ENV } = install;
+export const { ensureTemporalCli, temporalCliPath, probeVersion, versionOf, TEMPORAL_CLI_VERSION, OVERRIDE_ENV } = install;
 export const { startDevServer, freePort } = devServer;
 
 /** Env var through which integration tests receive the dev server address (see jest-global-setup.js). */

@@ -2,3 +2,4 @@ export * from './error-codes.contract';
 export * from './lifecycle.contract';
 export * from './local-control.contract';
 export * from './smoke.contract';
+export * from './telemetry.contract';

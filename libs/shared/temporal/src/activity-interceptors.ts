@@ -31,13 +31,21 @@ export function createActivityInterceptors(opts: ActivityInterceptorOptions): Ac
             message: `activity ${activityType} is not on the local control allowlist (${opts.localControlAllowlist.join(', ')}); schedule it as a remote activity`,
           });
         }
-        opts.gauge.enter(isLocal);
+        // Only SDK metadata is passed on: the telemetry never sees activity arguments.
+        const exit = opts.gauge.enter({
+          isLocal,
+          activityType,
+          workflowId: ctx.info.workflowExecution?.workflowId,
+          runId: ctx.info.workflowExecution?.runId,
+          workflowType: ctx.info.workflowType,
+          attempt: ctx.info.attempt,
+        });
         try {
           return await next(input);
         } catch (err) {
           throw toActivityFailure(err);
         } finally {
-          opts.gauge.exit(isLocal);
+          exit();
         }
       },
     },

@@ -7,3 +7,4 @@ export * from './cpu-task-pool';
 export * from './workflow-bundle';
 export * from './temporal-client.module';
 export * from './temporal-client.service';
+export * from './task-queue-stats.service';

@@ -33,6 +33,15 @@ export class TemporalClientService implements OnModuleDestroy {
     return new Client({ connection, namespace: this.options.namespace });
   }
 
+  /** The shared connection (opened on first use); callers must not close it. */
+  async rawConnection(timeoutMs = 5_000): Promise<Connection> {
+    return this.connection(timeoutMs);
+  }
+
+  get namespace(): string {
+    return this.options.namespace;
+  }
+
   async reachability(timeoutMs = 2_000): Promise<TemporalReachability> {
     const base = { address: this.options.address, namespace: this.options.namespace, embedded: this.options.embedded };
     try {
@@ -55,12 +64,21 @@ export class TemporalClientService implements OnModuleDestroy {
 
   private connection(timeoutMs = 5_000): Promise<Connection> {
     if (!this.connecting) {
-      this.connecting = Connection.connect({
+      // Connection.connect() leaks its channel when the first call fails (SDK 1.24); a lazy
+      // connection that we close ourselves on failure does not.
+      const connection = Connection.lazy({
         address: this.options.address,
         tls: this.options.tls,
         apiKey: this.options.apiKey,
         connectTimeout: timeoutMs,
       });
+      this.connecting = connection.ensureConnected().then(
+        () => connection,
+        async (err: unknown) => {
+          await connection.close().catch(() => undefined);
+          throw err;
+        },
+      );
       this.connecting.catch(() => this.reset());
     }
     return this.connecting;

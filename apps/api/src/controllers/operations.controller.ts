@@ -1,0 +1,13 @@
+import { Controller, Get } from '@nestjs/common';
+import { OperationsSnapshotService } from '@jobctrl/operations';
+
+@Controller('v1/pipeline/operations')
+export class OperationsController {
+  constructor(private readonly operations: OperationsSnapshotService) {}
+
+  /** Capacity (configured/active/available slots), active items (≤ 20), task-queue stats and ETA. */
+  @Get()
+  snapshot() {
+    return this.operations.snapshot();
+  }
+}
