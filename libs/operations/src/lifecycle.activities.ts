@@ -2,11 +2,14 @@ import type { LifecycleActivities, LifecycleEventInput, LifecycleEventResult } f
 import { lifecycleIdempotencyKey } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import type { BoundedExecutor } from '@jobctrl/shared/temporal';
+import type { LifecycleProjector } from './lifecycle.projector';
 
 export interface LifecycleActivityDeps {
   uow: UnitOfWorkFactory;
   /** Lifecycle writes are Temporal-side work: they run on the Temporal-sync executor. */
   executor: BoundedExecutor;
+  projector: LifecycleProjector;
+  log?: (message: string) => void;
 }
 
 /**
@@ -44,6 +47,11 @@ export function createLifecycleActivities(deps: LifecycleActivityDeps): Lifecycl
           }, 'immediate'),
         ),
       );
+      // The event is committed; the projection follows best-effort. A failed refresh leaves the event
+      // for the next refresh (this one's or the API's) and must not fail or retry the control.
+      await deps.executor.run(() => deps.projector.refresh()).catch((err: unknown) => {
+        deps.log?.(`lifecycle projection refresh failed, will catch up: ${err instanceof Error ? err.message : String(err)}`);
+      });
       return { inserted, idempotencyKey };
     },
   };

@@ -6,11 +6,15 @@ import { SmokeRunService } from './smoke-run.service';
 import { OperationsSnapshotService } from './operations-snapshot.service';
 import { RemainingWorkRegistry } from './remaining-work.registry';
 import { TemporalClientModule } from '@jobctrl/shared/temporal';
+import { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { LifecycleProjector } from './lifecycle.projector';
 
 /** Needs JobctrlConfigModule and DbModule (both global) from the app. */
 @Module({
   imports: [TemporalClientModule],
-  providers: [WorkerHeartbeatRepository, WorkerReadinessService, WorkerReadyGuard, SmokeRunService, OperationsSnapshotService, RemainingWorkRegistry],
-  exports: [WorkerHeartbeatRepository, WorkerReadinessService, WorkerReadyGuard, SmokeRunService, OperationsSnapshotService, RemainingWorkRegistry, TemporalClientModule],
+  providers: [
+    { provide: LifecycleProjector, useFactory: (uow: UnitOfWorkFactory) => new LifecycleProjector(uow), inject: [UnitOfWorkFactory] },
+    WorkerHeartbeatRepository, WorkerReadinessService, WorkerReadyGuard, SmokeRunService, OperationsSnapshotService, RemainingWorkRegistry],
+  exports: [LifecycleProjector, WorkerHeartbeatRepository, WorkerReadinessService, WorkerReadyGuard, SmokeRunService, OperationsSnapshotService, RemainingWorkRegistry, TemporalClientModule],
 })
 export class OperationsModule {}

@@ -3,18 +3,25 @@ import { randomUUID } from 'node:crypto';
 import { SMOKE_WORKFLOW_TYPE, SmokeWorkflowInput, SmokeWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { TemporalClientService } from '@jobctrl/shared/temporal';
 import type { StartSmokeRunDto } from './smoke-run.dto';
+import { LifecycleProjector } from './lifecycle.projector';
+import type { RunProjection } from './run-projection.rules';
 
 export interface SmokeRunStatus {
   workflowId: string;
   runId: string;
   status: string;
   result: SmokeWorkflowResult | null;
+  /** The run as projected from its lifecycle events (what jobctrl recorded, not what Temporal says). */
+  lifecycle: RunProjection[];
 }
 
 /** Starts and reads smoke workflows on the configured task queue (by type name: no workflow import). */
 @Injectable()
 export class SmokeRunService {
-  constructor(private readonly temporal: TemporalClientService) {}
+  constructor(
+    private readonly temporal: TemporalClientService,
+    private readonly projector: LifecycleProjector,
+  ) {}
 
   async start(dto: StartSmokeRunDto): Promise<{ workflowId: string; runId: string }> {
     const input: SmokeWorkflowInput = { activities: dto.activities ?? 4, holdMs: dto.holdMs ?? 1_000 };
@@ -40,6 +47,9 @@ export class SmokeRunService {
     }
     const status = description.status.name;
     const result = status === 'COMPLETED' ? ((await handle.result()) as SmokeWorkflowResult) : null;
-    return { workflowId, runId: description.runId, status, result };
+    // Catch up any events a failed refresh left behind, then read the projection.
+    await this.projector.refresh();
+    const lifecycle = await this.projector.get(workflowId);
+    return { workflowId, runId: description.runId, status, result, lifecycle };
   }
 }

@@ -137,12 +137,13 @@ describe('npm start', () => {
     const done = await waitFor(
       'the smoke workflow',
       async () => {
-        const body = (await (await api(`/v1/pipeline/smoke/${workflowId}`)).json()) as { status: string; result: unknown };
+        const body = (await (await api(`/v1/pipeline/smoke/${workflowId}`)).json()) as { status: string; result: unknown; lifecycle: unknown[] };
         return body.status === 'COMPLETED' ? body : undefined;
       },
       60_000,
     );
     expect(done.result).toMatchObject({ completed: 6, maxObservedActive: 2, workers: [health.worker.newest.workerId] });
+    expect(done.lifecycle).toEqual([expect.objectContaining({ workflowId, status: 'completed', workflowType: 'smokeWorkflow' })]);
 
     // An invalid settings change is refused by name and leaves config.json as it was.
     const before = fs.readFileSync(configPath);

@@ -6,7 +6,9 @@ import { openConnectionCount } from './sqlite3.driver';
 import { tempDbDir } from './temp-db.testing';
 import { withUnitOfWork } from './unit-of-work.runner';
 
-const FOUNDATION = 'Foundation1764400000000';
+// Every migration name, in order: these tests are about the runner, not about one migration.
+const ALL = ALL_MIGRATIONS.map((m) => new m().name as string);
+const sorted = (names: string[]) => [...names].sort();
 const tmp = tempDbDir('migrations');
 afterAll(() => tmp.cleanup());
 afterEach(() => expect(openConnectionCount()).toBe(0));
@@ -18,9 +20,9 @@ async function query<T = Record<string, unknown>>(databasePath: string, sql: str
 describe('runMigrations', () => {
   it('creates the foundation tables once and is idempotent', async () => {
     const databasePath = tmp.file('fresh');
-    expect(await pendingMigrations({ databasePath })).toEqual([FOUNDATION]);
+    expect(await pendingMigrations({ databasePath })).toEqual(ALL);
 
-    expect(await runMigrations({ databasePath })).toEqual([FOUNDATION]);
+    expect(await runMigrations({ databasePath })).toEqual(ALL);
     expect(await runMigrations({ databasePath })).toEqual([]);
     expect(await pendingMigrations({ databasePath })).toEqual([]);
 
@@ -42,7 +44,7 @@ describe('runMigrations', () => {
     ]);
 
     const recorded = await query<{ name: string }>(databasePath, `SELECT name FROM migrations`);
-    expect(recorded).toEqual([{ name: FOUNDATION }]);
+    expect(recorded).toEqual(ALL.map((name) => ({ name })));
   });
 
   it('seeds exactly one discovery runtime settings row and enforces its checks', async () => {
@@ -74,8 +76,8 @@ describe('runMigrations', () => {
   it('lets two processes migrate at once: both succeed and the migration is applied once', async () => {
     const databasePath = tmp.file('race');
     const [api, worker] = await Promise.all([runMigrations({ databasePath }), runMigrations({ databasePath })]);
-    expect([...api, ...worker]).toEqual([FOUNDATION]);
-    expect(await query(databasePath, `SELECT name FROM migrations`)).toEqual([{ name: FOUNDATION }]);
+    expect(sorted([...api, ...worker])).toEqual(sorted(ALL));
+    expect(await query(databasePath, `SELECT name FROM migrations`)).toEqual(ALL.map((name) => ({ name })));
     expect(await query(databasePath, `SELECT id FROM discovery_runtime_settings`)).toEqual([{ id: 1 }]);
   });
 
@@ -90,7 +92,7 @@ describe('runMigrations', () => {
         query(databasePath, 'SELECT 1'),
         pendingMigrations({ databasePath }),
       ]);
-      expect([...results[0], ...results[1]]).toEqual([FOUNDATION]);
+      expect(sorted([...results[0], ...results[1]])).toEqual(sorted(ALL));
     }
   });
 
@@ -107,8 +109,8 @@ describe('runMigrations', () => {
       }, 'immediate'),
     );
     const [first, second] = await runs;
-    expect([...first, ...second]).toEqual([FOUNDATION]);
-    expect(await query(databasePath, `SELECT name FROM migrations`)).toEqual([{ name: FOUNDATION }]);
+    expect(sorted([...first, ...second])).toEqual(sorted(ALL));
+    expect(await query(databasePath, `SELECT name FROM migrations`)).toEqual(ALL.map((name) => ({ name })));
   });
 
   it('waits for a database another process keeps busy past the busy timeout, instead of failing', async () => {
@@ -126,7 +128,7 @@ describe('runMigrations', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(migrationDone).toBe(false);
       await holder.query('COMMIT');
-      expect(await migration).toEqual([FOUNDATION]);
+      expect(await migration).toEqual(ALL);
     } finally {
       await holder.destroy();
     }
@@ -140,12 +142,14 @@ describe('runMigrations', () => {
     try {
       expect(await dataSource.showMigrations()).toBe(false);
       await dataSource.undoLastMigration();
-      expect(await pendingMigrations({ databasePath })).toEqual([FOUNDATION]);
+      expect(await pendingMigrations({ databasePath })).toEqual(ALL.slice(-1));
+      for (let i = 1; i < ALL.length; i++) await dataSource.undoLastMigration();
+      expect(await pendingMigrations({ databasePath })).toEqual(ALL);
     } finally {
       await dataSource.destroy();
     }
     const tables = await query<{ name: string }>(databasePath, `SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'worker_heartbeats'`);
     expect(tables).toEqual([]);
-    expect(await runMigrations({ databasePath })).toEqual([FOUNDATION]);
+    expect(await runMigrations({ databasePath })).toEqual(ALL);
   });
 });
