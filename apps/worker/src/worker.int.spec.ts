@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import * as sqlite3 from 'sqlite3';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, WorkerOptions } from '@temporalio/worker';
@@ -9,6 +10,7 @@ import type { SmokeWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import {
+  aggregateCapacity,
   classifyWorkerReadiness,
   HEARTBEAT_SCHEMA_VERSION,
   HeartbeatWriter,
@@ -56,14 +58,15 @@ interface Harness {
   attempts: Map<string, number>;
 }
 
-async function withWorker<T>(slots: number, fn: (h: Harness) => Promise<T>): Promise<T> {
+async function newDatabase(): Promise<{ dir: string; databasePath: string; uow: UnitOfWorkFactory }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-worker-'));
   const databasePath = path.join(dir, 'jobctrl.sqlite');
   await runMigrations({ databasePath });
-  const uow = new UnitOfWorkFactory({ databasePath, entities: OPERATIONS_ENTITIES });
-  const taskQueue = `test-${randomUUID()}`;
-  const attempts = new Map<string, number>();
-  const jw = await createJobctrlWorker({
+  return { dir, databasePath, uow: new UnitOfWorkFactory({ databasePath, entities: OPERATIONS_ENTITIES }) };
+}
+
+async function newWorker(taskQueue: string, slots: number, uow: UnitOfWorkFactory, attempts = new Map<string, number>()): Promise<JobctrlWorker> {
+  return createJobctrlWorker({
     connection,
     namespace: 'default',
     taskQueue,
@@ -72,10 +75,60 @@ async function withWorker<T>(slots: number, fn: (h: Harness) => Promise<T>): Pro
     workflowBundle: bundle,
     extraActivities: () => ({ ...createProbeActivities(uow, attempts) }),
   });
+}
+
+async function withWorker<T>(slots: number, fn: (h: Harness) => Promise<T>): Promise<T> {
+  const { dir, databasePath, uow } = await newDatabase();
+  const taskQueue = `test-${randomUUID()}`;
+  const attempts = new Map<string, number>();
+  const jw = await newWorker(taskQueue, slots, uow, attempts);
   try {
     return await jw.worker.runUntil(fn({ taskQueue, databasePath, uow, jw, attempts }));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A heartbeat writer like the worker app's (shorter interval), for tests that read the read model. */
+function heartbeatWriter(jw: JobctrlWorker, taskQueue: string, databasePath: string, uow: UnitOfWorkFactory, slots: number): HeartbeatWriter {
+  const repo = new WorkerHeartbeatRepository(uow);
+  return new HeartbeatWriter({
+    persist: (hb) => repo.upsert(hb),
+    remove: (id) => repo.remove(id),
+    executor: jw.executors.temporalSync,
+    intervalMs: 200,
+    snapshot: (writes) => ({
+      workerId: jw.identity,
+      taskQueue,
+      databasePath,
+      appDir: path.dirname(databasePath),
+      host: os.hostname(),
+      pid: process.pid,
+      activitySlots: slots,
+      localControlSlots: 2,
+      executorWidth: slots + 2,
+      schemaVersion: HEARTBEAT_SCHEMA_VERSION,
+      startedAt: Date.now(),
+      recordedAt: Date.now(),
+      payload: {
+        namespace: 'default',
+        temporalAddress: address as string,
+        uvThreadpoolSize: 4,
+        activity: jw.gauge.snapshot(),
+        executors: { temporalSync: jw.executors.temporalSync.stats(), blockingStage: jw.executors.blockingStage.stats() },
+        heartbeatWrites: { ok: writes.ok, failed: writes.failed, skipped: writes.skipped, lastError: writes.lastError },
+      },
+    }),
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -149,34 +202,7 @@ describe('jobctrl worker against a real Temporal dev server', () => {
   it('a heartbeat write stuck in a database busy wait delays neither activity heartbeats nor the worker', async () => {
     await withWorker(1, async ({ taskQueue, databasePath, uow, jw }) => {
       const repo = new WorkerHeartbeatRepository(uow);
-      const writer = new HeartbeatWriter({
-        persist: (hb) => repo.upsert(hb),
-        remove: (id) => repo.remove(id),
-        executor: jw.executors.temporalSync,
-        intervalMs: 200,
-        snapshot: () => ({
-          workerId: jw.identity,
-          taskQueue,
-          databasePath,
-          appDir: path.dirname(databasePath),
-          host: os.hostname(),
-          pid: process.pid,
-          activitySlots: 1,
-          localControlSlots: 2,
-          executorWidth: 3,
-          schemaVersion: HEARTBEAT_SCHEMA_VERSION,
-          startedAt: Date.now(),
-          recordedAt: Date.now(),
-          payload: {
-            namespace: 'default',
-            temporalAddress: address,
-            uvThreadpoolSize: 4,
-            activity: jw.gauge.snapshot(),
-            executors: { temporalSync: jw.executors.temporalSync.stats(), blockingStage: jw.executors.blockingStage.stats() },
-            heartbeatWrites: { ok: 0, failed: 0, skipped: 0, lastError: null },
-          },
-        }),
-      });
+      const writer = heartbeatWriter(jw, taskQueue, databasePath, uow, 1);
 
       // Another connection holds the write lock for 4.5 s: every heartbeat write busy-waits.
       const locker = new sqlite3.Database(databasePath);
@@ -206,5 +232,63 @@ describe('jobctrl worker against a real Temporal dev server', () => {
       await writer.stop();
       expect(await repo.listForDatabase(databasePath)).toHaveLength(0);
     });
+  });
+
+  it('two workers on one queue add up in the operations read model; 25 running show 20 items of 25', async () => {
+    // The SDK allows one worker per task queue per process, so the second worker is the real worker
+    // app in its own process, on the same database and queue: exactly the scale-out setup.
+    const { dir, databasePath, uow } = await newDatabase();
+    const taskQueue = `test-${randomUUID()}`;
+    const configPath = path.join(dir, 'config.json');
+    fs.writeFileSync(
+      configPath,
+      JSON.stringify({ app_dir: '.', database_path: databasePath, worker_activity_slots: 23, temporal_task_queue: taskQueue, worker_heartbeat_interval_seconds: 1 }),
+    );
+    const root = path.resolve(__dirname, '..', '..', '..');
+    const other = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', path.join(__dirname, 'main.ts')], {
+      cwd: root,
+      env: { ...process.env, JOBCTRL_CONFIG: configPath, TEMPORAL_ADDRESS: address, TS_NODE_PROJECT: path.join(root, 'tsconfig.base.json') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let otherLog = '';
+    other.stdout?.on('data', (d) => (otherLog += d));
+    other.stderr?.on('data', (d) => (otherLog += d));
+
+    const a = await newWorker(taskQueue, 2, uow);
+    const writer = heartbeatWriter(a, taskQueue, databasePath, uow, 2);
+    const repo = new WorkerHeartbeatRepository(uow);
+    const readModel = async () =>
+      aggregateCapacity((await repo.listForDatabase(databasePath)) as never, { databasePath, appDir: dir, now: Date.now(), staleMs: 30_000 });
+    try {
+      writer.start();
+      await a.worker.runUntil(async () => {
+        await until('the second worker to heartbeat', async () => ((await readModel()).workers.length === 2 ? true : undefined), 90_000).catch((err) => {
+          throw new Error(`${(err as Error).message}\n--- second worker ---\n${otherLog}`);
+        });
+        const handle = await client.workflow.start('smokeWorkflow', { taskQueue, workflowId: `smoke-${randomUUID()}`, args: [{ activities: 25, holdMs: 5_000 }] });
+        const busy = await until('25 active slots in the read model', async () => {
+          const c = await readModel();
+          return c.activeSlots === 25 ? c : undefined;
+        });
+        expect(busy).toMatchObject({ status: 'fresh', taskQueue, configuredSlots: 25, activeSlots: 25, availableSlots: 0, activeItemsTotal: 25 });
+        expect(busy.workers).toHaveLength(2);
+        expect(busy.activeItems).toHaveLength(20);
+        expect(new Set(busy.activeItems.map((i) => i.workerId)).size).toBe(2);
+        expect(busy.activeItems.every((i) => i.activityType === 'smokeHold' && i.workflowId === handle.workflowId)).toBe(true);
+        const result = (await handle.result()) as SmokeWorkflowResult;
+        expect(result.completed).toBe(25);
+        expect(result.workers).toHaveLength(2);
+        const idle = await until('the slots to free up', async () => {
+          const c = await readModel();
+          return c.activeSlots === 0 ? c : undefined;
+        });
+        expect(idle).toMatchObject({ configuredSlots: 25, availableSlots: 25, activeItems: [] });
+      });
+    } finally {
+      await writer.stop();
+      other.kill('SIGTERM');
+      await new Promise((r) => (other.exitCode !== null ? r(null) : other.once('exit', r)));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
