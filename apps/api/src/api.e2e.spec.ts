@@ -209,6 +209,43 @@ describe('API v1', () => {
     });
   });
 
+  describe('/v1/sources', () => {
+    const greenhouse = { kind: 'greenhouse', name: 'Acme on Greenhouse', config: { board_token: 'acme', base_url: 'http://127.0.0.1:9' } };
+
+    it('creates, lists, reads, updates and deletes a source', async () => {
+      const created = await http().post('/v1/sources').send(greenhouse).expect(201);
+      expect(created.body).toMatchObject({ kind: 'greenhouse', name: 'Acme on Greenhouse', family: 'greenhouse', enabled: true, config: { board_token: 'acme', base_url: 'http://127.0.0.1:9' } });
+      const id = created.body.id as string;
+      expect((await http().get('/v1/sources').expect(200)).body.map((s: { id: string }) => s.id)).toEqual([id]);
+      const patched = await http().patch(`/v1/sources/${id}`).send({ enabled: false, family: 'ats', config: { board_token: 'acme2' } }).expect(200);
+      expect(patched.body).toMatchObject({ enabled: false, family: 'ats', config: { board_token: 'acme2' } });
+      expect((await http().get(`/v1/sources/${id}`).expect(200)).body.enabled).toBe(false);
+      await http().delete(`/v1/sources/${id}`).expect(204);
+      await http().get(`/v1/sources/${id}`).expect(404);
+      await http().delete(`/v1/sources/${id}`).expect(404);
+    });
+
+    it('validates the config with the adapter of its kind and names the field', async () => {
+      const res = await http().post('/v1/sources').send({ kind: 'greenhouse', name: 'x', config: { board_tokn: 'acme' } }).expect(400);
+      const fields = res.body.errors.map((e: { field: string }) => e.field);
+      expect(fields).toEqual(expect.arrayContaining(['config.board_tokn', 'config.board_token']));
+      expect((await http().get('/v1/sources')).body).toEqual([]);
+    });
+
+    it('rejects an unknown kind, a duplicate name and a change of kind', async () => {
+      expect((await http().post('/v1/sources').send({ ...greenhouse, kind: 'monster' }).expect(400)).body.errors[0].field).toBe('kind');
+      const { body } = await http().post('/v1/sources').send(greenhouse).expect(201);
+      expect((await http().post('/v1/sources').send(greenhouse).expect(409)).body.errors[0].field).toBe('name');
+      expect((await http().patch(`/v1/sources/${body.id}`).send({ kind: 'lever' }).expect(400)).body.errors[0].field).toBe('kind');
+      await http().patch(`/v1/sources/${body.id}`).send({ kind: 'greenhouse', name: 'renamed' }).expect(200);
+    });
+
+    it('answers 404 for an unknown id and 400 for a malformed one', async () => {
+      await http().get('/v1/sources/00000000-0000-4000-8000-000000000000').expect(404);
+      await http().get('/v1/sources/not-a-uuid').expect(400);
+    });
+  });
+
   describe('worker-backed actions', () => {
     it('answer 503 with the reason until a healthy heartbeat exists', async () => {
       const res = await http().post('/v1/pipeline/smoke').send({ activities: 1, holdMs: 0 }).expect(503);

@@ -8,6 +8,7 @@ import { HealthController } from './controllers/health.controller';
 import { OperationsController } from './controllers/operations.controller';
 import { SettingsController } from './controllers/settings.controller';
 import { SmokeController } from './controllers/smoke.controller';
+import { SourcesController } from './controllers/sources.controller';
 
 /** Wiring only: controllers and the libs' modules. */
 @Module({})
@@ -21,7 +22,7 @@ export class AppModule {
         OperationsModule,
         DiscoveryModule,
       ],
-      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SmokeController],
+      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SourcesController, SmokeController],
     };
   }
 }

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryRuntimeRepository } from './discovery-runtime.repository';
 import { DiscoveryRuntimeService } from './discovery-runtime.service';
+import { SourceRepository } from './sources/source.repository';
+import { SourceService } from './sources/source.service';
 
 /** Needs DbModule (global) from the app. */
 @Module({
-  providers: [DiscoveryRuntimeRepository, DiscoveryRuntimeService],
-  exports: [DiscoveryRuntimeService],
+  providers: [DiscoveryRuntimeRepository, DiscoveryRuntimeService, SourceRepository, SourceService],
+  exports: [DiscoveryRuntimeService, SourceService],
 })
 export class DiscoveryModule {}

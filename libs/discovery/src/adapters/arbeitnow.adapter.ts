@@ -1,0 +1,72 @@
+import { htmlToText } from './html-text.converter';
+import { cleanTags, normalizeEmploymentTypes, toIsoDate } from './posting-fields.normalizer';
+import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
+import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
+import { ConfigReader } from './source-config.validation';
+
+export interface ArbeitnowConfig {
+  base_url: string;
+  /** Arbeitnow has no search parameter: jobs are kept when every word appears in title, company, tags or description. */
+  search: string | null;
+}
+
+export const ARBEITNOW_DEFAULT_BASE_URL = 'https://www.arbeitnow.com';
+const MAX_PAGES = 1000;
+
+/** Every whitespace-separated word of `search` occurs (case-insensitively) in one of the texts. */
+export function matchesSearch(search: string | null, texts: ReadonlyArray<string | null>): boolean {
+  const words = (search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return true;
+  const hay = texts.filter(Boolean).join('\n').toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+/**
+ * Arbeitnow job board API: `GET /api/job-board-api?page=N`, newest first, followed until
+ * `links.next` is null. Page URLs are built from base_url rather than taken from links.next, so a
+ * configured mirror or proxy is not bypassed by absolute links in the response.
+ */
+export class ArbeitnowAdapter implements SourceAdapter<ArbeitnowConfig> {
+  readonly kind = 'arbeitnow' as const;
+
+  validateConfig(raw: unknown): ArbeitnowConfig {
+    const r = new ConfigReader(this.kind, raw, ['base_url', 'search']);
+    return r.finish({ base_url: r.baseUrl('base_url', ARBEITNOW_DEFAULT_BASE_URL) ?? '', search: r.optionalString('search') });
+  }
+
+  async *discover(config: ArbeitnowConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
+    for (let page = 1; ; page++) {
+      ctx.signal?.throwIfAborted();
+      const url = `${config.base_url}/api/job-board-api?page=${page}`;
+      if (page > MAX_PAGES) throw new MalformedResponseError(url, `still announcing a next page after ${MAX_PAGES} pages`);
+      const s = new ShapeReader(url);
+      const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
+      const data = s.array(body['data'], 'body.data');
+      const links = s.object(body['links'], 'body.links');
+      const postings = data.map((item, i) => toPosting(s, s.object(item, `data[${i}]`), `data[${i}]`));
+      yield* postings.filter((p) => matchesSearch(config.search, [p.title, p.company, p.tags.join(' '), p.descriptionText]));
+      if (!data.length || !s.optString(links, 'next', 'body.links')) return;
+    }
+  }
+}
+
+function toPosting(s: ShapeReader, job: JsonObject, where: string): DiscoveredPosting {
+  const html = s.optString(job, 'description', where);
+  const created = s.optNumber(job, 'created_at', where);
+  return {
+    sourceKind: 'arbeitnow',
+    externalId: s.string(job, 'slug', where),
+    title: s.string(job, 'title', where),
+    company: s.string(job, 'company_name', where),
+    location: s.optString(job, 'location', where),
+    remote: s.optBoolean(job, 'remote', where),
+    url: s.string(job, 'url', where),
+    applyUrl: null,
+    descriptionHtml: html,
+    descriptionText: html ? htmlToText(html) : null,
+    postedAt: created === null ? null : toIsoDate(created, 's'),
+    salaryText: null,
+    employmentType: normalizeEmploymentTypes(s.optStrings(job, 'job_types', where)),
+    tags: cleanTags(s.optStrings(job, 'tags', where)),
+  };
+}

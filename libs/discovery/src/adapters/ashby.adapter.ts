@@ -1,0 +1,65 @@
+import { htmlToText } from './html-text.converter';
+import { cleanTags, normalizeEmploymentType, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
+import { fetchJson, ShapeReader } from './response-shape.reader';
+import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
+import { ConfigReader } from './source-config.validation';
+
+export interface AshbyConfig {
+  base_url: string;
+  board: string;
+}
+
+export const ASHBY_DEFAULT_BASE_URL = 'https://api.ashbyhq.com';
+
+/**
+ * Ashby posting API: `GET /posting-api/job-board/{board}?includeCompensation=true` returns the
+ * whole board at once with HTML and plain-text descriptions and, when published, pay summaries.
+ */
+export class AshbyAdapter implements SourceAdapter<AshbyConfig> {
+  readonly kind = 'ashby' as const;
+
+  validateConfig(raw: unknown): AshbyConfig {
+    const r = new ConfigReader(this.kind, raw, ['base_url', 'board']);
+    return r.finish({ base_url: r.baseUrl('base_url', ASHBY_DEFAULT_BASE_URL) ?? '', board: r.token('board') });
+  }
+
+  async *discover(config: AshbyConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
+    ctx.signal?.throwIfAborted();
+    const url = `${config.base_url}/posting-api/job-board/${segment(config.board)}?includeCompensation=true`;
+    const s = new ShapeReader(url);
+    const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
+    const jobs = s.array(body['jobs'], 'body.jobs').map((item, i) => s.object(item, `jobs[${i}]`));
+    // Unlisted postings are reachable by link only; the board does not advertise them.
+    const postings = jobs.flatMap((job, i) =>
+      s.optBoolean(job, 'isListed', `jobs[${i}]`) === false ? [] : [toPosting(s, job, `jobs[${i}]`, config.board)],
+    );
+    yield* postings;
+  }
+}
+
+function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, board: string): DiscoveredPosting {
+  const location = s.optString(job, 'location', where);
+  const isRemote = s.optBoolean(job, 'isRemote', where);
+  const workplace = s.optString(job, 'workplaceType', where);
+  const html = s.optString(job, 'descriptionHtml', where);
+  const comp = s.optObject(job, 'compensation', where);
+  const cw = `${where}.compensation`;
+  return {
+    sourceKind: 'ashby',
+    externalId: s.string(job, 'id', where),
+    title: s.string(job, 'title', where),
+    // The posting API does not name the company; the board name is the best stable label.
+    company: board,
+    location,
+    remote: isRemote ?? (workplace ? workplace === 'Remote' : remoteFromText(location)),
+    url: s.string(job, 'jobUrl', where),
+    applyUrl: s.optString(job, 'applyUrl', where),
+    descriptionHtml: html,
+    descriptionText: s.optString(job, 'descriptionPlain', where) ?? (html ? htmlToText(html) : null),
+    postedAt: toIsoDate(s.optString(job, 'publishedAt', where)),
+    // The "scrapeable" summary is the salary alone; the tier summary may append "• Offers Equity".
+    salaryText: comp ? s.optString(comp, 'scrapeableCompensationSalarySummary', cw) ?? s.optString(comp, 'compensationTierSummary', cw) : null,
+    employmentType: normalizeEmploymentType(s.optString(job, 'employmentType', where)),
+    tags: cleanTags([s.optString(job, 'department', where), s.optString(job, 'team', where)]),
+  };
+}

@@ -1,0 +1,106 @@
+import { GREENHOUSE_DEFAULT_BASE_URL, GreenhouseAdapter } from './greenhouse.adapter';
+import { type HttpClient, MalformedResponseError, SourceConfigError } from './source-adapter.model';
+import { collect, useBoardSimulator } from './testing/board-simulator.testing';
+import { FetchHttpClient } from './testing/fetch-http-client.testing';
+import { boardJobs, drain, expectNormalized, sameSecond } from './testing/posting-assertions.testing';
+
+const adapter = new GreenhouseAdapter();
+const sim = useBoardSimulator({ seed: 11, jobsPerBoard: 30, families: [{ kind: 'greenhouse', token: 'acme' }, { kind: 'greenhouse', token: 'broken' }] });
+
+afterEach(() => sim().setKnobs({ boards: { 'greenhouse:broken': null } }));
+
+describe('GreenhouseAdapter.validateConfig', () => {
+  it('fills in the public API host and keeps the token', () => {
+    expect(adapter.validateConfig({ board_token: ' acme ' })).toEqual({ base_url: GREENHOUSE_DEFAULT_BASE_URL, board_token: 'acme' });
+    expect(adapter.validateConfig({ kind: 'greenhouse', board_token: 'acme', base_url: 'http://127.0.0.1:9/gh/' })).toEqual({
+      base_url: 'http://127.0.0.1:9/gh',
+      board_token: 'acme',
+    });
+  });
+
+  it('names every bad field, its value and the rule', () => {
+    let error: unknown;
+    try {
+      adapter.validateConfig({ board_token: 'a/b', base_url: 'ftp://x', boardToken: 'acme' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(SourceConfigError);
+    const issues = (error as SourceConfigError).issues;
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'board_token', value: 'a/b', rule: expect.stringContaining('path segment') }),
+        expect.objectContaining({ field: 'base_url', value: 'ftp://x', rule: expect.stringContaining('http(s) URL') }),
+        expect.objectContaining({ field: 'boardToken', rule: expect.stringContaining('not a known field') }),
+      ]),
+    );
+    expect((error as Error).message).toContain('board_token');
+    expect(() => adapter.validateConfig({})).toThrow(/board_token is required/);
+    expect(() => adapter.validateConfig('acme')).toThrow(SourceConfigError);
+  });
+});
+
+describe('GreenhouseAdapter.discover', () => {
+  it('returns every posting of the board with normalized fields', async () => {
+    const http = new FetchHttpClient();
+    const config = adapter.validateConfig({ board_token: 'acme', base_url: sim().url });
+    const postings = await collect(adapter.discover(config, { http }));
+    const truth = boardJobs(sim(), 'greenhouse:acme');
+
+    expect(http.requests).toEqual([`${sim().url}/v1/boards/acme/jobs?content=true`]);
+    expect(postings.map((p) => p.externalId)).toEqual(truth.map((j) => j.nativeId));
+    postings.forEach((p, i) => {
+      const job = truth[i];
+      expectNormalized(p);
+      expect(p).toEqual(
+        expect.objectContaining({ sourceKind: 'greenhouse', title: job.title, company: job.company, url: job.url, salaryText: job.salary, applyUrl: null }),
+      );
+      expect(sameSecond(p.postedAt, job.postedAt)).toBe(true);
+      expect(p.location).toEqual(expect.any(String));
+      expect(p.remote).toBe(job.remote ? true : null);
+      // content arrives escaped twice over; the adapter returns real HTML and readable text.
+      expect(p.descriptionHtml?.startsWith('<p><strong>About us</strong></p>')).toBe(true);
+      expect(p.descriptionText).toMatch(/^About us\n\n.+\n\nThe role\n\n/);
+      expect(p.descriptionText).toContain('What we are looking for\n\n- ');
+      expect(p.tags.length).toBeGreaterThan(0);
+    });
+  });
+
+  it('fails the board with MalformedResponseError on malformed JSON, naming the URL', async () => {
+    sim().setKnobs({ boards: { 'greenhouse:broken': { malformedJson: true } } });
+    const config = adapter.validateConfig({ board_token: 'broken', base_url: sim().url });
+    const { items, error } = await drain(adapter.discover(config, { http: new FetchHttpClient() }));
+    expect(items).toEqual([]);
+    expect(error).toBeInstanceOf(MalformedResponseError);
+    expect(error).toMatchObject({ url: `${sim().url}/v1/boards/broken/jobs?content=true`, reason: expect.stringContaining('not valid JSON') });
+  });
+
+  it('fails with MalformedResponseError when the body is cut short', async () => {
+    sim().setKnobs({ boards: { 'greenhouse:broken': { truncatedBody: true } } });
+    const config = adapter.validateConfig({ board_token: 'broken', base_url: sim().url });
+    const { items, error } = await drain(adapter.discover(config, { http: new FetchHttpClient() }));
+    expect(items).toEqual([]);
+    expect(error).toBeInstanceOf(MalformedResponseError);
+    expect((error as MalformedResponseError).url).toContain('/v1/boards/broken/jobs');
+  });
+
+  it('rejects a response of the wrong shape, saying which field is wrong', async () => {
+    const stub = (body: unknown): HttpClient => ({ getJson: async () => body as never, getText: async () => JSON.stringify(body) });
+    const config = adapter.validateConfig({ board_token: 'acme' });
+    const missingTitle = await drain(adapter.discover(config, { http: stub({ jobs: [{ id: 1, absolute_url: 'https://x.test/1' }] }) }));
+    expect(missingTitle.error).toBeInstanceOf(MalformedResponseError);
+    expect((missingTitle.error as Error).message).toContain('jobs[0].title must be a non-empty string (got undefined)');
+    const notAList = await drain(adapter.discover(config, { http: stub({ jobs: 'none' }) }));
+    expect((notAList.error as Error).message).toContain('body.jobs must be an array');
+  });
+
+  it('does not start when the signal is already aborted', async () => {
+    const http = new FetchHttpClient();
+    const controller = new AbortController();
+    controller.abort();
+    const config = adapter.validateConfig({ board_token: 'acme', base_url: sim().url });
+    const { error } = await drain(adapter.discover(config, { http, signal: controller.signal }));
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(http.requests).toEqual([]);
+  });
+});

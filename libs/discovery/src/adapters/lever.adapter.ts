@@ -1,0 +1,104 @@
+import { htmlToText } from './html-text.converter';
+import { cleanTags, formatSalaryRange, normalizeEmploymentType, remoteFromText, type SalaryPeriod, segment, toIsoDate } from './posting-fields.normalizer';
+import { fetchJson, ShapeReader } from './response-shape.reader';
+import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
+import { ConfigReader } from './source-config.validation';
+
+export interface LeverConfig {
+  base_url: string;
+  site: string;
+}
+
+export const LEVER_DEFAULT_BASE_URL = 'https://api.lever.co';
+/** Guard against a server that ignores `skip`: no board has this many pages of 100. */
+const MAX_PAGES = 1000;
+
+const INTERVALS: Record<string, SalaryPeriod> = {
+  'per-year-salary': 'year',
+  'per-month-salary': 'month',
+  'per-week-salary': 'week',
+  'per-day-wage': 'day',
+  'per-hour-wage': 'hour',
+};
+
+/**
+ * Lever Postings API: `GET /v0/postings/{site}?mode=json&skip=&limit=` returns a bare array. Pages
+ * are read until an empty one: a short page does not prove the end, because a server may cap
+ * `limit` below what was asked.
+ */
+export class LeverAdapter implements SourceAdapter<LeverConfig> {
+  readonly kind = 'lever' as const;
+
+  validateConfig(raw: unknown): LeverConfig {
+    const r = new ConfigReader(this.kind, raw, ['base_url', 'site']);
+    return r.finish({ base_url: r.baseUrl('base_url', LEVER_DEFAULT_BASE_URL) ?? '', site: r.token('site') });
+  }
+
+  async *discover(config: LeverConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
+    const limit = ctx.pageSize ?? 100;
+    const seen = new Set<string>();
+    let skip = 0;
+    for (let page = 0; ; page++) {
+      ctx.signal?.throwIfAborted();
+      const url = `${config.base_url}/v0/postings/${segment(config.site)}?mode=json&skip=${skip}&limit=${limit}`;
+      if (page >= MAX_PAGES) throw new MalformedResponseError(url, `still returning postings after ${MAX_PAGES} pages`);
+      const s = new ShapeReader(url);
+      const items = s.array(await fetchJson(ctx.http, url, ctx.signal), 'body');
+      if (!items.length) return;
+      const postings = items.map((item, i) => toPosting(s, s.object(item, `[${i}]`), `[${i}]`, config.site));
+      const fresh = postings.filter((p) => !seen.has(p.externalId));
+      // A page of only known ids means the server ignored skip; stop rather than loop forever.
+      if (!fresh.length) return;
+      for (const p of fresh) seen.add(p.externalId);
+      yield* fresh;
+      skip += items.length;
+    }
+  }
+}
+
+function toPosting(s: ShapeReader, p: Record<string, unknown>, where: string, site: string): DiscoveredPosting {
+  const categories = s.optObject(p, 'categories', where) ?? {};
+  const cw = `${where}.categories`;
+  const location = s.optString(categories, 'location', cw) ?? (s.optStrings(categories, 'allLocations', cw).join(' / ') || null);
+  const lists = s.optArray(p, 'lists', where).map((l, i) => {
+    const list = s.object(l, `${where}.lists[${i}]`);
+    return { text: s.optString(list, 'text', `${where}.lists[${i}]`), content: s.optString(list, 'content', `${where}.lists[${i}]`) };
+  });
+  const htmlParts = [
+    s.optString(p, 'description', where),
+    ...lists.map((l) => `${l.text ? `<h3>${escapeText(l.text)}</h3>` : ''}${l.content ? `<ul>${l.content}</ul>` : ''}`),
+    s.optString(p, 'additional', where),
+  ].filter((x): x is string => Boolean(x));
+  const descriptionHtml = htmlParts.length ? htmlParts.join('\n') : null;
+  const workplace = s.optString(p, 'workplaceType', where);
+  const salary = s.optObject(p, 'salaryRange', where);
+  const createdAt = s.optNumber(p, 'createdAt', where);
+  return {
+    sourceKind: 'lever',
+    externalId: s.string(p, 'id', where),
+    title: s.string(p, 'text', where),
+    // The postings API does not name the company; the site is the best stable label.
+    company: site,
+    location,
+    remote: workplace === 'remote' ? true : workplace === 'on-site' || workplace === 'hybrid' ? false : remoteFromText(location),
+    url: s.string(p, 'hostedUrl', where),
+    applyUrl: s.optString(p, 'applyUrl', where),
+    descriptionHtml,
+    descriptionText: descriptionHtml ? htmlToText(descriptionHtml) : s.optString(p, 'descriptionPlain', where),
+    postedAt: createdAt === null ? null : toIsoDate(createdAt, 'ms'),
+    salaryText: salary
+      ? formatSalaryRange(
+          s.optNumber(salary, 'min', `${where}.salaryRange`),
+          s.optNumber(salary, 'max', `${where}.salaryRange`),
+          s.optString(salary, 'currency', `${where}.salaryRange`),
+          INTERVALS[s.optString(salary, 'interval', `${where}.salaryRange`) ?? ''] ?? null,
+        )
+      : s.optString(p, 'salaryDescriptionPlain', where),
+    employmentType: normalizeEmploymentType(s.optString(categories, 'commitment', cw)),
+    tags: cleanTags([s.optString(categories, 'team', cw), s.optString(categories, 'department', cw)]),
+  };
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

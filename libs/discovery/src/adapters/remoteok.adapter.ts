@@ -1,0 +1,69 @@
+import { htmlToText } from './html-text.converter';
+import { cleanTags, formatSalaryRange, toIsoDate } from './posting-fields.normalizer';
+import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
+import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
+import { ConfigReader } from './source-config.validation';
+
+export interface RemoteOkConfig {
+  base_url: string;
+  /** RemoteOK filters by one tag ("typescript", "senior-dev"); null lists every job. */
+  search: string | null;
+}
+
+export const REMOTEOK_DEFAULT_BASE_URL = 'https://remoteok.com';
+
+/** RemoteOK tags are lower-case and dashed; "Node.js Dev" becomes "nodejs-dev". */
+export function remoteOkTag(search: string): string {
+  return search
+    .toLowerCase()
+    .replace(/\./g, '')
+    .replace(/[^a-z0-9+#]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * RemoteOK: `GET /api?tag=` returns an array whose first element is the API's legal notice, then
+ * every matching job. All jobs are remote; pay, when given, is yearly USD bounds (0 = not given).
+ */
+export class RemoteOkAdapter implements SourceAdapter<RemoteOkConfig> {
+  readonly kind = 'remoteok' as const;
+
+  validateConfig(raw: unknown): RemoteOkConfig {
+    const r = new ConfigReader(this.kind, raw, ['base_url', 'search']);
+    const search = r.optionalString('search');
+    if (search !== null && !remoteOkTag(search)) r.issue('search', search, 'must contain letters or digits (it becomes a RemoteOK tag)');
+    return r.finish({ base_url: r.baseUrl('base_url', REMOTEOK_DEFAULT_BASE_URL) ?? '', search });
+  }
+
+  async *discover(config: RemoteOkConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
+    ctx.signal?.throwIfAborted();
+    const url = `${config.base_url}/api${config.search ? `?tag=${encodeURIComponent(remoteOkTag(config.search))}` : ''}`;
+    const s = new ShapeReader(url);
+    const items = s.array(await fetchJson(ctx.http, url, ctx.signal), 'body').map((item, i) => s.object(item, `[${i}]`));
+    // The legal notice comes first and is not a job; it has no position.
+    const jobs = items.flatMap((item, i) => (i === 0 && item['position'] === undefined ? [] : [{ item, i }]));
+    const postings = jobs.map(({ item, i }) => toPosting(s, item, `[${i}]`));
+    yield* postings;
+  }
+}
+
+function toPosting(s: ShapeReader, job: JsonObject, where: string): DiscoveredPosting {
+  const html = s.optString(job, 'description', where);
+  const epoch = s.optNumber(job, 'epoch', where);
+  return {
+    sourceKind: 'remoteok',
+    externalId: s.id(job, 'id', where),
+    title: s.string(job, 'position', where),
+    company: s.string(job, 'company', where),
+    location: s.optString(job, 'location', where),
+    remote: true,
+    url: s.string(job, 'url', where),
+    applyUrl: s.optString(job, 'apply_url', where),
+    descriptionHtml: html,
+    descriptionText: html ? htmlToText(html) : null,
+    postedAt: toIsoDate(s.optString(job, 'date', where)) ?? (epoch === null ? null : toIsoDate(epoch, 's')),
+    salaryText: formatSalaryRange(s.optNumber(job, 'salary_min', where), s.optNumber(job, 'salary_max', where), 'USD', 'year'),
+    employmentType: null,
+    tags: cleanTags(s.optStrings(job, 'tags', where)),
+  };
+}

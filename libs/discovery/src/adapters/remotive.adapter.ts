@@ -1,0 +1,52 @@
+import { htmlToText } from './html-text.converter';
+import { cleanTags, normalizeEmploymentType, toIsoDate } from './posting-fields.normalizer';
+import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
+import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
+import { ConfigReader } from './source-config.validation';
+
+export interface RemotiveConfig {
+  base_url: string;
+  /** Passed to Remotive's own `search` filter; null lists every job. */
+  search: string | null;
+}
+
+export const REMOTIVE_DEFAULT_BASE_URL = 'https://remotive.com';
+
+/** Remotive: `GET /api/remote-jobs?search=` returns every matching job at once; all are remote. */
+export class RemotiveAdapter implements SourceAdapter<RemotiveConfig> {
+  readonly kind = 'remotive' as const;
+
+  validateConfig(raw: unknown): RemotiveConfig {
+    const r = new ConfigReader(this.kind, raw, ['base_url', 'search']);
+    return r.finish({ base_url: r.baseUrl('base_url', REMOTIVE_DEFAULT_BASE_URL) ?? '', search: r.optionalString('search') });
+  }
+
+  async *discover(config: RemotiveConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
+    ctx.signal?.throwIfAborted();
+    const url = `${config.base_url}/api/remote-jobs${config.search ? `?search=${encodeURIComponent(config.search)}` : ''}`;
+    const s = new ShapeReader(url);
+    const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
+    const postings = s.array(body['jobs'], 'body.jobs').map((item, i) => toPosting(s, s.object(item, `jobs[${i}]`), `jobs[${i}]`));
+    yield* postings;
+  }
+}
+
+function toPosting(s: ShapeReader, job: JsonObject, where: string): DiscoveredPosting {
+  const html = s.optString(job, 'description', where);
+  return {
+    sourceKind: 'remotive',
+    externalId: s.id(job, 'id', where),
+    title: s.string(job, 'title', where),
+    company: s.string(job, 'company_name', where),
+    location: s.optString(job, 'candidate_required_location', where),
+    remote: true,
+    url: s.string(job, 'url', where),
+    applyUrl: null,
+    descriptionHtml: html,
+    descriptionText: html ? htmlToText(html) : null,
+    postedAt: toIsoDate(s.optString(job, 'publication_date', where)),
+    salaryText: s.optString(job, 'salary', where),
+    employmentType: normalizeEmploymentType(s.optString(job, 'job_type', where)),
+    tags: cleanTags([...s.optStrings(job, 'tags', where), s.optString(job, 'category', where)]),
+  };
+}

@@ -1,0 +1,93 @@
+import { htmlToText } from './html-text.converter';
+import { cleanTags, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
+import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
+import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
+import { ConfigReader } from './source-config.validation';
+
+export interface SmartRecruitersConfig {
+  base_url: string;
+  company_id: string;
+}
+
+export const SMARTRECRUITERS_DEFAULT_BASE_URL = 'https://api.smartrecruiters.com';
+const MAX_PAGES = 1000;
+const SECTIONS = ['companyDescription', 'jobDescription', 'qualifications', 'additionalInformation'] as const;
+
+/**
+ * SmartRecruiters Posting API: `GET /v1/companies/{id}/postings?limit=&offset=` lists postings
+ * without descriptions, so each posting's detail (`…/postings/{postingId}`) is read for its job ad
+ * and public URL. A posting whose detail answers 404 closed in between and is skipped.
+ */
+export class SmartRecruitersAdapter implements SourceAdapter<SmartRecruitersConfig> {
+  readonly kind = 'smartrecruiters' as const;
+
+  validateConfig(raw: unknown): SmartRecruitersConfig {
+    const r = new ConfigReader(this.kind, raw, ['base_url', 'company_id']);
+    return r.finish({ base_url: r.baseUrl('base_url', SMARTRECRUITERS_DEFAULT_BASE_URL) ?? '', company_id: r.token('company_id') });
+  }
+
+  async *discover(config: SmartRecruitersConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
+    const limit = ctx.pageSize ?? 100;
+    const companyPath = `${config.base_url}/v1/companies/${segment(config.company_id)}/postings`;
+    let offset = 0;
+    for (let page = 0; ; page++) {
+      ctx.signal?.throwIfAborted();
+      const url = `${companyPath}?limit=${limit}&offset=${offset}`;
+      if (page >= MAX_PAGES) throw new MalformedResponseError(url, `still returning postings after ${MAX_PAGES} pages`);
+      const s = new ShapeReader(url);
+      const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
+      const content = s.array(body['content'], 'body.content').map((item, i) => s.object(item, `content[${i}]`));
+      const total = s.optNumber(body, 'totalFound', 'body');
+      const summaries = content.map((item, i) => ({ id: s.id(item, 'id', `content[${i}]`), item }));
+      for (const { id, item } of summaries) {
+        ctx.signal?.throwIfAborted();
+        const detailUrl = `${companyPath}/${segment(id)}`;
+        let detail: JsonObject;
+        try {
+          detail = new ShapeReader(detailUrl).object(await fetchJson(ctx.http, detailUrl, ctx.signal), 'body');
+        } catch (err) {
+          if ((err as { status?: unknown } | null)?.status === 404) continue;
+          throw err;
+        }
+        yield toPosting(new ShapeReader(detailUrl), { ...item, ...detail }, 'body', config.company_id);
+      }
+      offset += content.length;
+      if (!content.length || (total !== null && offset >= total)) return;
+    }
+  }
+}
+
+function toPosting(s: ShapeReader, p: JsonObject, where: string, companyId: string): DiscoveredPosting {
+  const company = s.optObject(p, 'company', where);
+  const loc = s.optObject(p, 'location', where) ?? {};
+  const lw = `${where}.location`;
+  const country = s.optString(loc, 'country', lw);
+  const location = s.optString(loc, 'fullLocation', lw) ?? joinLocation([s.optString(loc, 'city', lw), s.optString(loc, 'region', lw), country?.toUpperCase()]);
+  const jobAd = s.optObject(p, 'jobAd', where);
+  const sections = jobAd ? s.optObject(jobAd, 'sections', `${where}.jobAd`) : null;
+  const parts = SECTIONS.flatMap((name) => {
+    const section = sections ? s.optObject(sections, name, `${where}.jobAd.sections`) : null;
+    if (!section) return [];
+    const sw = `${where}.jobAd.sections.${name}`;
+    const text = s.optString(section, 'text', sw);
+    const title = s.optString(section, 'title', sw);
+    return text ? [`${title ? `<h3>${title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</h3>` : ''}${text}`] : [];
+  });
+  const descriptionHtml = parts.length ? parts.join('\n') : null;
+  return {
+    sourceKind: 'smartrecruiters',
+    externalId: s.id(p, 'id', where),
+    title: s.string(p, 'name', where),
+    company: (company && s.optString(company, 'name', `${where}.company`)) ?? companyId,
+    location,
+    remote: s.optBoolean(loc, 'remote', lw),
+    url: s.string(p, 'postingUrl', where),
+    applyUrl: s.optString(p, 'applyUrl', where),
+    descriptionHtml,
+    descriptionText: descriptionHtml ? htmlToText(descriptionHtml) : null,
+    postedAt: toIsoDate(s.optString(p, 'releasedDate', where)),
+    salaryText: null,
+    employmentType: normalizeEmploymentType(s.optLabel(p, 'typeOfEmployment', where)),
+    tags: cleanTags([s.optLabel(p, 'department', where), s.optLabel(p, 'function', where)]),
+  };
+}

@@ -1,0 +1,127 @@
+import { SourceConfigError, type SourceConfigIssue, type SourceKind } from './source-adapter.model';
+
+const TOKEN_RULE = "must be a non-empty path segment (no '/', '?', '#', '%' or whitespace)";
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Reads one source's raw config, collecting every issue and throwing them together in finish().
+ * Unknown keys are issues too: a typo such as "serach" would otherwise silently widen a search.
+ * `kind` is tolerated because a family entry usually carries it next to its settings.
+ */
+export class ConfigReader {
+  readonly issues: SourceConfigIssue[] = [];
+  private readonly raw: Record<string, unknown>;
+
+  constructor(
+    private readonly kind: SourceKind,
+    raw: unknown,
+    allowedKeys: readonly string[],
+    private readonly prefix = '',
+  ) {
+    if (!isPlainObject(raw)) {
+      this.issues.push({ field: prefix || '(config)', value: raw, rule: 'must be an object' });
+      this.raw = {};
+      return;
+    }
+    this.raw = raw;
+    for (const key of Object.keys(raw)) {
+      if (!allowedKeys.includes(key) && !(key === 'kind' && !prefix)) {
+        this.issues.push({ field: this.path(key), value: raw[key], rule: `is not a known field (known: ${allowedKeys.join(', ')})` });
+      }
+    }
+  }
+
+  path(field: string): string {
+    return this.prefix ? `${this.prefix}.${field}` : field;
+  }
+
+  has(field: string): boolean {
+    return this.raw[field] !== undefined && this.raw[field] !== null;
+  }
+
+  get(field: string): unknown {
+    return this.raw[field];
+  }
+
+  issue(field: string, value: unknown, rule: string): void {
+    this.issues.push({ field: this.path(field), value, rule });
+  }
+
+  /** A board token, site name, company id or account slug: it becomes one URL path segment. */
+  token(field: string): string {
+    const value = this.raw[field];
+    if (typeof value !== 'string' || !value.trim()) {
+      this.issue(field, value, value === undefined ? `is required and ${TOKEN_RULE}` : TOKEN_RULE);
+      return '';
+    }
+    const trimmed = value.trim();
+    if (/[/?#%\s\\]/.test(trimmed) || trimmed.length > 200) {
+      this.issue(field, value, TOKEN_RULE);
+      return '';
+    }
+    return trimmed;
+  }
+
+  requiredString(field: string, rule = 'must be a non-empty string'): string {
+    const value = this.raw[field];
+    if (typeof value !== 'string' || !value.trim()) {
+      this.issue(field, value, value === undefined ? `is required and ${rule}` : rule);
+      return '';
+    }
+    return value.trim();
+  }
+
+  /** Absent, null or blank → null. */
+  optionalString(field: string, rule = 'must be a string'): string | null {
+    const value = this.raw[field];
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'string') {
+      this.issue(field, value, rule);
+      return null;
+    }
+    return value.trim() || null;
+  }
+
+  oneOf<T extends string>(field: string, allowed: readonly T[], fallback?: T): T {
+    const value = this.raw[field];
+    if ((value === undefined || value === null) && fallback !== undefined) return fallback;
+    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+      this.issue(field, value, `must be one of ${allowed.join(', ')}`);
+      return allowed[0];
+    }
+    return value as T;
+  }
+
+  /** An http(s) origin with an optional path prefix, returned without a trailing slash. */
+  baseUrl(field: string, fallback: string | null): string | null {
+    const value = this.raw[field];
+    if (value === undefined || value === null) return fallback;
+    const normalized = normalizeBaseUrl(value);
+    if (normalized === null) {
+      this.issue(field, value, 'must be an absolute http(s) URL without query, fragment or credentials');
+    }
+    return normalized;
+  }
+
+  finish<C>(config: C): C {
+    if (this.issues.length) throw new SourceConfigError(this.kind, this.issues);
+    return config;
+  }
+}
+
+export function normalizeBaseUrl(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
+    return null;
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}

@@ -1,0 +1,64 @@
+import { htmlToText } from './html-text.converter';
+import { cleanTags, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
+import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
+import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
+import { ConfigReader } from './source-config.validation';
+
+export interface WorkableConfig {
+  base_url: string;
+  account: string;
+}
+
+export const WORKABLE_DEFAULT_BASE_URL = 'https://apply.workable.com';
+
+/**
+ * Workable widget API: `GET /api/v1/widget/accounts/{slug}?details=true` returns the account's
+ * name and every published job with its HTML description, in one response.
+ */
+export class WorkableAdapter implements SourceAdapter<WorkableConfig> {
+  readonly kind = 'workable' as const;
+
+  validateConfig(raw: unknown): WorkableConfig {
+    const r = new ConfigReader(this.kind, raw, ['base_url', 'account']);
+    return r.finish({ base_url: r.baseUrl('base_url', WORKABLE_DEFAULT_BASE_URL) ?? '', account: r.token('account') });
+  }
+
+  async *discover(config: WorkableConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
+    ctx.signal?.throwIfAborted();
+    const url = `${config.base_url}/api/v1/widget/accounts/${segment(config.account)}?details=true`;
+    const s = new ShapeReader(url);
+    const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
+    const company = s.optString(body, 'name', 'body') ?? config.account;
+    const postings = s.array(body['jobs'], 'body.jobs').map((item, i) => toPosting(s, s.object(item, `jobs[${i}]`), `jobs[${i}]`, company));
+    yield* postings;
+  }
+}
+
+function toPosting(s: ShapeReader, job: JsonObject, where: string, company: string): DiscoveredPosting {
+  let location = joinLocation([s.optString(job, 'city', where), s.optString(job, 'state', where), s.optString(job, 'country', where)]);
+  if (!location) {
+    const first = s.optArray(job, 'locations', where)[0];
+    if (first !== undefined) {
+      const l = s.object(first, `${where}.locations[0]`);
+      const lw = `${where}.locations[0]`;
+      location = joinLocation([s.optString(l, 'city', lw), s.optString(l, 'region', lw), s.optString(l, 'country', lw)]);
+    }
+  }
+  const html = s.optString(job, 'description', where);
+  return {
+    sourceKind: 'workable',
+    externalId: s.string(job, 'shortcode', where),
+    title: s.string(job, 'title', where),
+    company,
+    location,
+    remote: s.optBoolean(job, 'telecommuting', where),
+    url: s.string(job, 'url', where),
+    applyUrl: s.optString(job, 'application_url', where),
+    descriptionHtml: html,
+    descriptionText: html ? htmlToText(html) : null,
+    postedAt: toIsoDate(s.optString(job, 'published_on', where) ?? s.optString(job, 'created_at', where)),
+    salaryText: null,
+    employmentType: normalizeEmploymentType(s.optString(job, 'employment_type', where)),
+    tags: cleanTags([s.optString(job, 'department', where), s.optString(job, 'function', where)]),
+  };
+}

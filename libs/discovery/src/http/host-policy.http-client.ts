@@ -1,0 +1,398 @@
+import { decodeBody, cancelQuietly, readBodyCapped } from './body-reader.util';
+import { type Clock, raceAbort, sleep, systemClock } from './clock.util';
+import { HostGate, type HostGateLimits } from './host-gate.scheduler';
+import type { HostStats, HttpClient } from './http-client.model';
+import {
+  HttpClientError,
+  HttpStatusError,
+  InvalidUrlError,
+  MalformedResponseError,
+  NetworkError,
+  RequestAbortedError,
+  RequestTimeoutError,
+  RobotsBlockedError,
+  TooManyRedirectsError,
+} from './http.errors';
+import { isPathAllowed, parseRobotsTxt, type RobotsTxt } from './robots.rules';
+import { backoffDelayMs, parseRetryAfterMs } from './retry.rules';
+
+export interface HostPolicyOptions {
+  /** Sent as User-Agent on every request. */
+  userAgent?: string;
+  /** Product token looked up in robots.txt groups before falling back to `*`. */
+  robotsUserAgentToken?: string;
+  /** Minimum time between request starts to one host (default 2000). */
+  minSpacingMs?: number;
+  /** Requests in flight per host at once (default 1). */
+  maxInFlightPerHost?: number;
+  /** Stricter or looser limits for named hosts, keyed by `hostname:port` or bare `hostname`. */
+  perHost?: Record<string, Partial<HostGateLimits>>;
+  /** Per attempt, from the start of the request to the last body byte (default 20 s). */
+  requestTimeoutMs?: number;
+  /** Decoded body size cap (default 1,000,000 bytes). */
+  maxResponseBytes?: number;
+  /** Attempts per request, first one included, for 429/5xx/network failures (default 4). */
+  maxAttempts?: number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Host cooldown after a 429/503 without a usable Retry-After (default 60 s). */
+  defaultCooldownMs?: number;
+  /** Upper bound for any Retry-After the client honours (default 10 min). */
+  maxCooldownMs?: number;
+  respectRobots?: boolean;
+  /** How long a fetched robots.txt (or a 4xx "allow all") is trusted (default 24 h, RFC 9309 §2.4). */
+  robotsTtlMs?: number;
+  /** How long an unreachable robots.txt (5xx, network) blocks the host before a refetch (default 2 min). */
+  robotsUnreachableTtlMs?: number;
+  maxRedirects?: number;
+  clock?: Clock;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
+  fetch?: typeof fetch;
+}
+
+type ResolvedOptions = Required<Omit<HostPolicyOptions, 'perHost'>> & { perHost: Record<string, Partial<HostGateLimits>> };
+
+const DEFAULTS: ResolvedOptions = {
+  userAgent: 'jobctrl/0.1 (self-hosted job search; respects robots.txt)',
+  robotsUserAgentToken: 'jobctrl',
+  minSpacingMs: 2000,
+  maxInFlightPerHost: 1,
+  perHost: {},
+  requestTimeoutMs: 20_000,
+  maxResponseBytes: 1_000_000,
+  maxAttempts: 4,
+  backoffBaseMs: 500,
+  backoffMaxMs: 30_000,
+  defaultCooldownMs: 60_000,
+  maxCooldownMs: 10 * 60_000,
+  respectRobots: true,
+  robotsTtlMs: 24 * 60 * 60_000,
+  robotsUnreachableTtlMs: 2 * 60_000,
+  maxRedirects: 5,
+  clock: systemClock,
+  random: Math.random,
+  fetch: (input, init) => fetch(input, init),
+};
+
+type RobotsState = { kind: 'rules'; robots: RobotsTxt } | { kind: 'allow-all' } | { kind: 'unreachable' };
+
+interface PendingRobots {
+  promise: Promise<RobotsState>;
+  controller: AbortController;
+  waiters: number;
+}
+
+type AttemptOutcome =
+  | { kind: 'ok'; body: Uint8Array; contentType: string | null }
+  | { kind: 'redirect'; location: URL }
+  | { kind: 'status'; status: number; retryAfterMs?: number };
+
+/**
+ * The shared host policy: every source adapter and enrichment fetch goes through one instance per
+ * worker so that politeness holds across them — spacing and an in-flight cap per host, 429/503
+ * cooldowns that hold back every caller of that host, bounded retries, robots.txt, a timeout and a
+ * size cap. Every wait listens to the caller's signal, because a cancelled activity must not leave
+ * requests queued that would start later on its behalf.
+ */
+export class HostPolicyHttpClient implements HttpClient {
+  private readonly options: ResolvedOptions;
+  private readonly gates = new Map<string, HostGate>();
+  private readonly robotsCache = new Map<string, { state: RobotsState; expiresAt: number }>();
+  private readonly robotsPending = new Map<string, PendingRobots>();
+
+  constructor(options: HostPolicyOptions = {}) {
+    const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    this.options = { ...DEFAULTS, ...defined } as ResolvedOptions;
+    validateOptions(this.options);
+  }
+
+  async getJson<T = unknown>(url: string, opts?: { signal?: AbortSignal }): Promise<T> {
+    const result = await this.get(url, 'application/json', opts?.signal);
+    // RFC 8259: JSON exchanged between systems is UTF-8 whatever the header claims.
+    const text = decodeBody(result.body, null);
+    try {
+      return JSON.parse(text) as T;
+    } catch (err) {
+      const detail = err instanceof Error ? err.message : String(err);
+      throw new MalformedResponseError(result.url, `body is not valid JSON (${detail})`, { cause: err });
+    }
+  }
+
+  async getText(url: string, opts?: { signal?: AbortSignal }): Promise<string> {
+    const result = await this.get(url, 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.8', opts?.signal);
+    return decodeBody(result.body, result.contentType);
+  }
+
+  stats(): Record<string, HostStats> {
+    const now = this.options.clock.now();
+    const out: Record<string, HostStats> = {};
+    for (const [host, gate] of this.gates) {
+      out[host] = {
+        requests: gate.requests,
+        robotsFetches: gate.robotsFetches,
+        inFlight: gate.inFlight,
+        peakInFlight: gate.peakInFlight,
+        queued: gate.queued,
+        cooldownUntil: gate.cooldownUntil > now ? gate.cooldownUntil : null,
+      };
+    }
+    return out;
+  }
+
+  private async get(rawUrl: string, accept: string, signal?: AbortSignal): Promise<{ body: Uint8Array; contentType: string | null; url: string }> {
+    let url = parseHttpUrl(rawUrl);
+    let redirects = 0;
+    let failures = 0;
+    for (;;) {
+      if (signal?.aborted) throw new RequestAbortedError(url.href, signal.reason);
+      await this.checkRobots(url, signal);
+
+      let outcome: AttemptOutcome;
+      try {
+        outcome = await this.attempt(url, accept, signal);
+      } catch (err) {
+        // Connection-level failures are as transient as a 5xx; timeouts are not retried here
+        // because each one already spent a full timeout of the activity's budget.
+        if (!(err instanceof NetworkError)) throw err;
+        failures += 1;
+        if (failures >= this.options.maxAttempts) throw err;
+        await sleep(this.options.clock, this.backoff(failures), url.href, signal);
+        continue;
+      }
+
+      if (outcome.kind === 'ok') return { body: outcome.body, contentType: outcome.contentType, url: url.href };
+      if (outcome.kind === 'redirect') {
+        // Each hop is its own request: it passes the target host's robots.txt and gate, so a
+        // redirect cannot smuggle a request past another host's policy.
+        redirects += 1;
+        if (redirects > this.options.maxRedirects) throw new TooManyRedirectsError(rawUrl, this.options.maxRedirects);
+        url = outcome.location;
+        continue;
+      }
+
+      const error = new HttpStatusError(url.href, outcome.status, outcome.retryAfterMs);
+      failures += 1;
+      if (!error.retryable || failures >= this.options.maxAttempts) throw error;
+      // For 429/503 the gate already holds the host until the cooldown ends; the backoff runs
+      // concurrently with it, so the retry waits for whichever is longer.
+      const hinted = isCooldownStatus(outcome.status) ? 0 : (outcome.retryAfterMs ?? 0);
+      await sleep(this.options.clock, Math.max(this.backoff(failures), hinted), url.href, signal);
+    }
+  }
+
+  private async attempt(url: URL, accept: string, signal?: AbortSignal): Promise<AttemptOutcome> {
+    const gate = this.gateFor(url);
+    const release = await gate.acquire(url.href, signal);
+    const deadline = this.startDeadline(signal);
+    try {
+      if (signal?.aborted) throw new RequestAbortedError(url.href, signal.reason);
+      const response = await this.options.fetch(url.href, {
+        headers: { 'user-agent': this.options.userAgent, accept },
+        redirect: 'manual',
+        signal: deadline.signal,
+      });
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location) {
+        void cancelQuietly(response);
+        return { kind: 'redirect', location: parseHttpUrl(location, url) };
+      }
+      if (response.ok) {
+        const body = await readBodyCapped(response, url.href, this.options.maxResponseBytes, 'error');
+        return { kind: 'ok', body, contentType: response.headers.get('content-type') };
+      }
+      void cancelQuietly(response);
+      const retryAfterMs = this.cappedRetryAfter(response.headers.get('retry-after'));
+      if (isCooldownStatus(response.status)) {
+        gate.coolDownUntil(this.options.clock.now() + (retryAfterMs ?? this.options.defaultCooldownMs));
+      }
+      return { kind: 'status', status: response.status, retryAfterMs };
+    } catch (err) {
+      throw this.classify(err, url.href, signal, deadline.timedOut());
+    } finally {
+      deadline.dispose();
+      release();
+    }
+  }
+
+  private async checkRobots(url: URL, signal?: AbortSignal): Promise<void> {
+    if (!this.options.respectRobots || url.pathname === '/robots.txt') return;
+    const state = await this.robotsFor(url, signal);
+    if (state.kind === 'unreachable') throw new RobotsBlockedError(url.href, 'unreachable');
+    if (state.kind === 'rules' && !isPathAllowed(state.robots, url.pathname + url.search, this.options.robotsUserAgentToken)) {
+      throw new RobotsBlockedError(url.href, 'disallowed');
+    }
+  }
+
+  /**
+   * One robots.txt fetch per origin, shared by every caller that needs it meanwhile. The fetch
+   * has its own signal, aborted only when the last interested caller gives up, so one caller's
+   * cancellation does not fail the others and nobody's abort leaves an orphan fetch queued.
+   */
+  private async robotsFor(url: URL, signal?: AbortSignal): Promise<RobotsState> {
+    const origin = url.origin;
+    const cached = this.robotsCache.get(origin);
+    if (cached && cached.expiresAt > this.options.clock.now()) return cached.state;
+
+    let pending = this.robotsPending.get(origin);
+    if (!pending) {
+      const controller = new AbortController();
+      const entry: PendingRobots = { controller, waiters: 0, promise: Promise.resolve({ kind: 'allow-all' }) };
+      entry.promise = this.fetchRobots(url, controller.signal)
+        .then(({ state, ttlMs }) => {
+          this.robotsCache.set(origin, { state, expiresAt: this.options.clock.now() + ttlMs });
+          return state;
+        })
+        .finally(() => {
+          if (this.robotsPending.get(origin) === entry) this.robotsPending.delete(origin);
+        });
+      entry.promise.catch(() => undefined);
+      this.robotsPending.set(origin, entry);
+      pending = entry;
+    }
+
+    pending.waiters += 1;
+    try {
+      return await raceAbort(pending.promise, url.href, signal);
+    } finally {
+      pending.waiters -= 1;
+      if (pending.waiters === 0 && this.robotsPending.get(origin) === pending) {
+        this.robotsPending.delete(origin);
+        pending.controller.abort();
+      }
+    }
+  }
+
+  private async fetchRobots(url: URL, signal: AbortSignal): Promise<{ state: RobotsState; ttlMs: number }> {
+    const robotsUrl = new URL('/robots.txt', url.origin).href;
+    const unreachable = { state: { kind: 'unreachable' } as const, ttlMs: this.options.robotsUnreachableTtlMs };
+    const gate = this.gateFor(url);
+    const release = await gate.acquire(robotsUrl, signal);
+    gate.robotsFetches += 1;
+    const deadline = this.startDeadline(signal);
+    try {
+      const response = await this.options.fetch(robotsUrl, {
+        headers: { 'user-agent': this.options.userAgent, accept: 'text/plain,*/*;q=0.5' },
+        // RFC 9309 §2.3.1.2: follow redirects for robots.txt itself.
+        redirect: 'follow',
+        signal: deadline.signal,
+      });
+      if (response.ok) {
+        const body = await readBodyCapped(response, robotsUrl, this.options.maxResponseBytes, 'truncate');
+        return { state: { kind: 'rules', robots: parseRobotsTxt(decodeBody(body, response.headers.get('content-type'))) }, ttlMs: this.options.robotsTtlMs };
+      }
+      void cancelQuietly(response);
+      if (isCooldownStatus(response.status)) {
+        const retryAfterMs = this.cappedRetryAfter(response.headers.get('retry-after'));
+        gate.coolDownUntil(this.options.clock.now() + (retryAfterMs ?? this.options.defaultCooldownMs));
+      }
+      // §2.3.1.3: 4xx means "unavailable", so everything is allowed. 429 is a rate limit, not an
+      // absent file, so it joins the 5xx "unreachable" case of §2.3.1.4.
+      if (response.status >= 400 && response.status < 500 && response.status !== 429) {
+        return { state: { kind: 'allow-all' }, ttlMs: this.options.robotsTtlMs };
+      }
+      return unreachable;
+    } catch {
+      if (signal.aborted && !deadline.timedOut()) throw new RequestAbortedError(robotsUrl, signal.reason);
+      // Timeout, refused connection, reset: all "unreachable" in RFC 9309's terms.
+      return unreachable;
+    } finally {
+      deadline.dispose();
+      release();
+    }
+  }
+
+  private gateFor(url: URL): HostGate {
+    const key = hostKey(url);
+    let gate = this.gates.get(key);
+    if (!gate) {
+      const override = this.options.perHost[key] ?? this.options.perHost[url.hostname] ?? {};
+      gate = new HostGate(this.options.clock, {
+        minSpacingMs: override.minSpacingMs ?? this.options.minSpacingMs,
+        maxInFlight: override.maxInFlight ?? this.options.maxInFlightPerHost,
+      });
+      this.gates.set(key, gate);
+    }
+    return gate;
+  }
+
+  /** A signal that fires on the caller's abort or after the per-request timeout, whichever first. */
+  private startDeadline(signal?: AbortSignal): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
+    const controller = new AbortController();
+    let timedOut = false;
+    const cancelTimer = this.options.clock.setTimer(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.options.requestTimeoutMs);
+    const onAbort = (): void => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) controller.abort(signal.reason);
+    return {
+      signal: controller.signal,
+      timedOut: () => timedOut,
+      dispose: () => {
+        cancelTimer();
+        signal?.removeEventListener('abort', onAbort);
+        // Tears down a body nobody will read (non-2xx, redirect, size cap) instead of leaving it open.
+        controller.abort();
+      },
+    };
+  }
+
+  private classify(err: unknown, url: string, signal: AbortSignal | undefined, timedOut: boolean): Error {
+    if (err instanceof HttpClientError) return err;
+    if (signal?.aborted) return new RequestAbortedError(url, signal.reason);
+    if (timedOut) return new RequestTimeoutError(url, this.options.requestTimeoutMs);
+    return new NetworkError(url, err);
+  }
+
+  private cappedRetryAfter(header: string | null): number | undefined {
+    const ms = parseRetryAfterMs(header, this.options.clock.now());
+    return ms === undefined ? undefined : Math.min(ms, this.options.maxCooldownMs);
+  }
+
+  private backoff(failures: number): number {
+    return backoffDelayMs(failures, { baseMs: this.options.backoffBaseMs, maxMs: this.options.backoffMaxMs }, this.options.random);
+  }
+}
+
+/** `hostname:port` with the scheme's default port filled in: the unit every limit applies to. */
+export function hostKey(url: URL): string {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return `${url.hostname}:${port}`;
+}
+
+function isCooldownStatus(status: number): boolean {
+  return status === 429 || status === 503;
+}
+
+function parseHttpUrl(raw: string, base?: URL): URL {
+  let url: URL;
+  try {
+    url = new URL(raw, base);
+  } catch {
+    throw new InvalidUrlError(raw, 'not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidUrlError(url.href, 'only http and https URLs are fetched');
+  return url;
+}
+
+function validateOptions(options: ResolvedOptions): void {
+  const nonNegative: (keyof ResolvedOptions)[] = [
+    'minSpacingMs', 'backoffBaseMs', 'backoffMaxMs', 'defaultCooldownMs', 'maxCooldownMs', 'robotsTtlMs',
+    'robotsUnreachableTtlMs', 'maxRedirects',
+  ];
+  const positive: (keyof ResolvedOptions)[] = ['maxInFlightPerHost', 'requestTimeoutMs', 'maxResponseBytes', 'maxAttempts'];
+  for (const key of nonNegative) {
+    const value = options[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new RangeError(`${key} must be a finite number >= 0, got ${String(value)}`);
+  }
+  for (const key of positive) {
+    const value = options[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 1) throw new RangeError(`${key} must be a finite number >= 1, got ${String(value)}`);
+  }
+  for (const [host, limits] of Object.entries(options.perHost)) {
+    if (limits.maxInFlight !== undefined && !(limits.maxInFlight >= 1)) throw new RangeError(`perHost.${host}.maxInFlight must be >= 1`);
+    if (limits.minSpacingMs !== undefined && !(limits.minSpacingMs >= 0)) throw new RangeError(`perHost.${host}.minSpacingMs must be >= 0`);
+  }
+}

@@ -1,0 +1,104 @@
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { SOURCE_ADAPTERS } from '../adapters/source-adapter.registry';
+import { SourceConfigError, SourceKind } from '../adapters/source-adapter.model';
+import type { CreateSourceDto, SourceView, UpdateSourceDto } from './source.dto';
+import { SourceEntity } from './source.entity';
+import { SourceRepository } from './source.repository';
+
+/**
+ * Source controls. A config is stored only after the adapter of its kind accepted it, so a run never
+ * starts a family with a config it cannot read; errors name each field as `config.<field>`.
+ */
+@Injectable()
+export class SourceService {
+  constructor(private readonly repository: SourceRepository) {}
+
+  async list(): Promise<SourceView[]> {
+    return (await this.repository.list()).map(toView);
+  }
+
+  async get(id: string): Promise<SourceView> {
+    return toView(await this.require(id));
+  }
+
+  async create(dto: CreateSourceDto, now = Date.now()): Promise<SourceView> {
+    const entity = Object.assign(new SourceEntity(), {
+      id: randomUUID(),
+      kind: dto.kind,
+      name: dto.name,
+      family: dto.family ?? dto.kind,
+      enabled: dto.enabled ?? true,
+      config: JSON.stringify(validateConfig(dto.kind, dto.config)),
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.saveOrConflict(entity);
+    return toView(entity);
+  }
+
+  async update(id: string, dto: UpdateSourceDto, now = Date.now()): Promise<SourceView> {
+    const current = await this.require(id);
+    if (dto.kind !== undefined && dto.kind !== current.kind) {
+      throw fieldError('kind', dto.kind, `cannot change from ${current.kind}; create a new source instead`);
+    }
+    const next = Object.assign(new SourceEntity(), current, {
+      name: dto.name ?? current.name,
+      family: dto.family ?? current.family,
+      enabled: dto.enabled ?? current.enabled,
+      config: dto.config === undefined ? current.config : JSON.stringify(validateConfig(current.kind as SourceKind, dto.config)),
+      updatedAt: now,
+    });
+    await this.saveOrConflict(next);
+    return toView(next);
+  }
+
+  async remove(id: string): Promise<void> {
+    if (!(await this.repository.remove(id))) throw new NotFoundException(`no source ${id}`);
+  }
+
+  private async require(id: string): Promise<SourceEntity> {
+    const found = await this.repository.find(id);
+    if (!found) throw new NotFoundException(`no source ${id}`);
+    return found;
+  }
+
+  private async saveOrConflict(entity: SourceEntity): Promise<void> {
+    if (!(await this.repository.save(entity))) {
+      throw new ConflictException({ statusCode: 409, error: 'Conflict', message: `a source named ${JSON.stringify(entity.name)} already exists`, errors: [{ field: 'name', value: entity.name, rule: 'must be unique' }] });
+    }
+  }
+}
+
+function validateConfig(kind: SourceKind, config: unknown): unknown {
+  try {
+    return SOURCE_ADAPTERS[kind].validateConfig(config);
+  } catch (err) {
+    if (err instanceof SourceConfigError) {
+      throw new BadRequestException({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: err.message,
+        errors: err.issues.map((i) => ({ field: `config.${i.field}`, value: i.value, rule: i.rule })),
+      });
+    }
+    throw err;
+  }
+}
+
+function fieldError(field: string, value: unknown, rule: string): BadRequestException {
+  return new BadRequestException({ statusCode: 400, error: 'Bad Request', message: `${field} = ${JSON.stringify(value)}: ${rule}`, errors: [{ field, value, rule }] });
+}
+
+function toView(e: SourceEntity): SourceView {
+  return {
+    id: e.id,
+    kind: e.kind as SourceKind,
+    name: e.name,
+    family: e.family,
+    enabled: e.enabled,
+    config: JSON.parse(e.config) as Record<string, unknown>,
+    createdAt: new Date(e.createdAt).toISOString(),
+    updatedAt: new Date(e.updatedAt).toISOString(),
+  };
+}
