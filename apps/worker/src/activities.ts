@@ -1,18 +1,48 @@
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import type { ActivityGauge, WorkerExecutors } from '@jobctrl/shared/temporal';
+import { HostPolicyHttpClient } from '@jobctrl/shared/http';
+import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
+import type { ActivityGauge, CpuTaskPool, WorkerExecutors } from '@jobctrl/shared/temporal';
 import { createLifecycleActivities, createSmokeActivities, LifecycleProjector } from '@jobctrl/operations';
+import { createDiscoveryActivities, DiscoveryRuntimeRepository, SourceRepository } from '@jobctrl/discovery';
+import { createEnrichmentActivities } from '@jobctrl/enrichment';
+import { createScoringActivities } from '@jobctrl/scoring';
+import { startPreparation } from './preparation-starter';
+
+export interface PipelineSettings {
+  internalConcurrency: number;
+  hostPolicy: { minSpacingMs: number; maxInFlightPerHost: number };
+  enrichmentPollMs?: number;
+}
 
 export interface ActivityDeps {
   uow: UnitOfWorkFactory;
   executors: WorkerExecutors;
   gauge: ActivityGauge;
+  cpu: CpuTaskPool;
   workerIdentity: string;
+  pipeline: PipelineSettings;
+  log: (message: string) => void;
 }
 
 /** Merges every lib's activity factory into the one activities object the Worker registers. */
 export function buildActivities(deps: ActivityDeps) {
+  const jobs = new JobRepository(deps.uow);
+  // One host policy per worker: politeness limits hold across every family and the enrichment consumer.
+  const http = new HostPolicyHttpClient({ minSpacingMs: deps.pipeline.hostPolicy.minSpacingMs, maxInFlightPerHost: deps.pipeline.hostPolicy.maxInFlightPerHost });
   return {
-    ...createLifecycleActivities({ uow: deps.uow, executor: deps.executors.temporalSync, projector: new LifecycleProjector(deps.uow) }),
+    ...createLifecycleActivities({ uow: deps.uow, executor: deps.executors.temporalSync, projector: new LifecycleProjector(deps.uow), log: deps.log }),
     ...createSmokeActivities({ uow: deps.uow, gauge: deps.gauge, workerIdentity: deps.workerIdentity }),
+    ...createDiscoveryActivities({
+      sources: new SourceRepository(deps.uow),
+      runtime: new DiscoveryRuntimeRepository(deps.uow),
+      jobs,
+      runs: new DiscoveryRunRepository(deps.uow),
+      http,
+      internalConcurrency: () => deps.pipeline.internalConcurrency,
+      startPreparation,
+    }),
+    ...createEnrichmentActivities({ jobs, http, cpu: deps.cpu, startPreparation, pollIntervalMs: deps.pipeline.enrichmentPollMs, log: deps.log }),
+    // The profile store arrives with the preparation stage; until then scoring sees an empty profile.
+    ...createScoringActivities({ jobs, profile: async () => ({ skills: [] }) }),
   };
 }

@@ -6,6 +6,7 @@ import { ACTIVITY_DETAIL_ALLOWLIST, LOCAL_CONTROL_ACTIVITIES, READABLE_WORKFLOW_
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import {
   ActivityGauge,
+  CpuTaskPool,
   createActivityInterceptors,
   createWorkerExecutors,
   findWorkspaceRoot,
@@ -14,7 +15,7 @@ import {
   WorkerCapacity,
   WorkerExecutors,
 } from '@jobctrl/shared/temporal';
-import { buildActivities } from './activities';
+import { buildActivities, PipelineSettings } from './activities';
 
 export interface JobctrlWorkerOptions {
   connection: NativeConnection;
@@ -26,6 +27,7 @@ export interface JobctrlWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
   identity?: string;
   executorGraceMs?: number;
+  pipeline?: PipelineSettings;
   /** Activities registered beside the built-in ones (integration tests add probes here). */
   extraActivities?: (deps: { gauge: ActivityGauge; executors: WorkerExecutors }) => Record<string, (...args: never[]) => Promise<unknown>>;
 }
@@ -35,6 +37,7 @@ export interface JobctrlWorker {
   identity: string;
   gauge: ActivityGauge;
   executors: WorkerExecutors;
+  cpu: CpuTaskPool;
 }
 
 export function workflowsEntry(): { workflowsPath: string; webpackConfigHook: ReturnType<typeof tsconfigPathsWebpackHook> } {
@@ -58,6 +61,8 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
   const identity = opts.identity ?? newWorkerIdentity();
   const gauge = new ActivityGauge({ allowlist: ACTIVITY_DETAIL_ALLOWLIST, readableWorkflowId: READABLE_WORKFLOW_ID });
   const executors = createWorkerExecutors(opts.capacity, { graceMs: opts.executorGraceMs });
+  // CPU-heavy stage work (HTML parsing) runs on worker threads, bounded like the stage executors.
+  const cpu = new CpuTaskPool({ width: opts.capacity.executorWidth });
   const entry = workflowsEntry();
   const worker = await Worker.create({
     connection: opts.connection,
@@ -68,7 +73,15 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
       ? { workflowBundle: opts.workflowBundle }
       : { workflowsPath: entry.workflowsPath, bundlerOptions: { webpackConfigHook: entry.webpackConfigHook as never } }),
     activities: {
-      ...buildActivities({ uow: opts.uow, executors, gauge, workerIdentity: identity }),
+      ...buildActivities({
+        uow: opts.uow,
+        executors,
+        gauge,
+        cpu,
+        workerIdentity: identity,
+        pipeline: opts.pipeline ?? { internalConcurrency: 2, hostPolicy: { minSpacingMs: 2000, maxInFlightPerHost: 1 } },
+        log: (m) => console.warn(`[worker] ${m}`),
+      }),
       ...(opts.extraActivities?.({ gauge, executors }) ?? {}),
     },
     maxConcurrentActivityTaskExecutions: opts.capacity.remoteActivitySlots,
@@ -78,5 +91,5 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
     },
     shutdownGraceTime: '10 seconds',
   });
-  return { worker, identity, gauge, executors };
+  return { worker, identity, gauge, executors, cpu };
 }

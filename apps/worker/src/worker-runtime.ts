@@ -32,6 +32,7 @@ export class WorkerRuntime {
         taskQueue: temporal.taskQueue,
         capacity,
         uow: this.uow,
+        pipeline: { internalConcurrency: this.config.pipelineInternalConcurrency, hostPolicy: this.config.hostPolicy },
       });
       const { identity, gauge, executors } = jw;
       const startedAt = Date.now();
@@ -74,7 +75,7 @@ export class WorkerRuntime {
       await jw.worker.run();
     } finally {
       await writer?.stop();
-      if (jw) await Promise.all([jw.executors.temporalSync.shutdown(), jw.executors.blockingStage.shutdown()]);
+      if (jw) await Promise.all([jw.executors.temporalSync.shutdown(), jw.executors.blockingStage.shutdown(), jw.cpu.close()]);
       await connection.close();
       this.logger.log('worker stopped');
     }

@@ -1,3 +1,7 @@
 export type { JobPostingFields, JobPostingSalary } from './job-posting.types';
 export { extractJobPostingFromJsonLd, extractJsonLdBlocks } from './json-ld.extractor';
 export { decodeHtmlEntities, htmlToReadableText } from './html-text.converter';
+export { parseDetailPage } from './detail-page.parser';
+export type { DetailPageParse } from './detail-page.parser';
+export { createEnrichmentActivities } from './discovery-enrichment.activities';
+export type { EnrichmentActivityDeps } from './discovery-enrichment.activities';

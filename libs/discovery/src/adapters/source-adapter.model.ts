@@ -1,4 +1,4 @@
-import type { HttpClient } from '../http/http-client.model';
+import type { HttpClient } from '@jobctrl/shared/http';
 
 /**
  * The contract between discovery sources and the rest of discovery: an adapter turns one configured
@@ -22,7 +22,7 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 // HTTP as the adapters need it: the shared host policy's client (politeness, robots.txt, retries,
 // timeouts), so every adapter request obeys that policy. One definition, in ../http.
-export type { HttpClient } from '../http/http-client.model';
+export type { HttpClient } from '@jobctrl/shared/http';
 
 /** One posting as a source published it, mapped onto common fields; nothing is invented. */
 export interface DiscoveredPosting {
@@ -101,4 +101,4 @@ function formatIssue(issue: SourceConfigIssue): string {
 
 // A source answered with something that is not the document its API promises: the host policy's
 // error class, so `instanceof` and `retryable` agree wherever the malformed body was detected.
-export { MalformedResponseError } from '../http/http.errors';
+export { MalformedResponseError } from '@jobctrl/shared/http';

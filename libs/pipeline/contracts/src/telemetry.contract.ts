@@ -2,7 +2,15 @@
  * What the operations snapshot may show about a running activity. Activity types listed here get a
  * detail item; every other activity is still counted in the slot totals, just not itemised.
  */
-export const ACTIVITY_DETAIL_ALLOWLIST = ['smokeHold', 'recordWorkflowLifecycle'] as const;
+export const ACTIVITY_DETAIL_ALLOWLIST = [
+  'smokeHold',
+  'recordWorkflowLifecycle',
+  'planDiscoverySources',
+  'discoverySourceFamily',
+  'discoveryEnrichment',
+  'fanOutPreparation',
+  'scoreJob',
+] as const;
 
 /**
  * Workflow ids built by jobctrl's own id builders (prep-{idempotency_key}, apply-{tenant}-{jobKey},

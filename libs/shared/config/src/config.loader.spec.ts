@@ -53,6 +53,7 @@ describe('config loading', () => {
       dailySpendCeilingUsd: 5,
       llm: { provider: 'extractive' },
       browserExecutablePath: '/usr/bin/chromium',
+      hostPolicy: { minSpacingMs: 2000, maxInFlightPerHost: 1 },
     });
   });
 

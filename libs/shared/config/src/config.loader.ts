@@ -92,6 +92,7 @@ export function resolveSettings(
     dailySpendCeilingUsd: settings.daily_spend_ceiling_usd,
     llm,
     browserExecutablePath: settings.browser_executable_path,
+    hostPolicy: { minSpacingMs: settings.host_min_spacing_ms, maxInFlightPerHost: settings.host_max_in_flight },
   };
 }
 

@@ -204,6 +204,14 @@ export class JobctrlSettings {
 
   @NonEmptyString()
   browser_executable_path = '/usr/bin/chromium';
+
+  /** Shared host policy: minimum time between request starts to one host (politeness; 0 in tests). */
+  @IntegerRange(0, 60_000)
+  host_min_spacing_ms = 2000;
+
+  /** Shared host policy: requests in flight per host. */
+  @IntegerRange(1, 16)
+  host_max_in_flight = 1;
 }
 
 export type SettingsKey = keyof JobctrlSettings;

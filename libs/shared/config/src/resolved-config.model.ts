@@ -33,4 +33,5 @@ export interface ResolvedConfig {
   dailySpendCeilingUsd: number;
   llm: { provider: LlmProvider; model?: string; baseUrl?: string; apiKeyEnv?: string };
   browserExecutablePath: string;
+  hostPolicy: { minSpacingMs: number; maxInFlightPerHost: number };
 }

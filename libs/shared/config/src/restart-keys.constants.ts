@@ -19,6 +19,8 @@ export const WORKER_RESTART_KEYS: readonly SettingsKey[] = Object.freeze([
   'worker_heartbeat_stale_seconds',
   'llm',
   'browser_executable_path',
+  'host_min_spacing_ms',
+  'host_max_in_flight',
 ]);
 
 /** Settings the API reads only at start. temporal_api_key_env is here too: the API's Temporal

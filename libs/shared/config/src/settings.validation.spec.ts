@@ -39,6 +39,8 @@ describe('validateSettings', () => {
       worker_heartbeat_interval_seconds: 5,
       worker_heartbeat_stale_seconds: 30,
       browser_executable_path: '/usr/bin/chromium',
+      host_min_spacing_ms: 2000,
+      host_max_in_flight: 1,
     });
   });
 

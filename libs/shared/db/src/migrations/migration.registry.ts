@@ -2,11 +2,12 @@ import type { MigrationClass } from '../data-source.factory';
 import { Foundation1764400000000 } from './1764400000000-foundation.migration';
 import { LifecycleProjections1764500000000 } from './1764500000000-lifecycle-projections.migration';
 import { Sources1764600000000 } from './1764600000000-sources.migration';
+import { Jobs1764700000000 } from './1764700000000-jobs.migration';
 
 /**
  * Every migration of the app database, oldest first. Listed explicitly rather than globbed from
  * disk so the same list works under ts-jest, ts-node and a bundled build.
  */
-export const ALL_MIGRATIONS: MigrationClass[] = [Foundation1764400000000, LifecycleProjections1764500000000, Sources1764600000000];
+export const ALL_MIGRATIONS: MigrationClass[] = [Foundation1764400000000, LifecycleProjections1764500000000, Sources1764600000000, Jobs1764700000000];
 
-export { Foundation1764400000000, LifecycleProjections1764500000000, Sources1764600000000 };
+export { Foundation1764400000000, Jobs1764700000000, LifecycleProjections1764500000000, Sources1764600000000 };

@@ -1,0 +1,151 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, WorkerOptions } from '@temporalio/worker';
+import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
+import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
+import type { DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
+import { discoverWorkflowId, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
+import { workerCapacity } from '@jobctrl/shared/temporal';
+import { createJobctrlWorker, workflowsEntry } from './create-worker';
+
+// The simulator is a test fixture server (plain JS under tools/fixtures).
+// eslint-disable-next-line @nx/enforce-module-boundaries
+const { startBoardSimulator } = require('../../../tools/fixtures/board-simulator.js') as typeof import('../../../tools/fixtures/board-simulator');
+
+const address = process.env['JOBCTRL_TEST_TEMPORAL_ADDRESS'];
+if (!address) throw new Error('JOBCTRL_TEST_TEMPORAL_ADDRESS is not set: run `npm test` or `npx nx test worker`');
+
+Runtime.install({ logger: new DefaultLogger('ERROR') });
+
+const FAMILIES = [
+  { kind: 'greenhouse', token: 'acme' },
+  { kind: 'lever', token: 'globex' },
+  { kind: 'ashby', token: 'initech' },
+  { kind: 'smartrecruiters', token: 'UmbrellaCorp' },
+] as const;
+const CONFIG_KEY: Record<string, string> = { greenhouse: 'board_token', lever: 'site', ashby: 'board', smartrecruiters: 'company_id' };
+
+let bundle: WorkerOptions['workflowBundle'];
+let connection: NativeConnection;
+let clientConnection: Connection;
+let client: Client;
+
+beforeAll(async () => {
+  bundle = await bundleWorkflowCode({ workflowsPath: workflowsEntry().workflowsPath, webpackConfigHook: workflowsEntry().webpackConfigHook as never });
+  connection = await NativeConnection.connect({ address });
+  clientConnection = await Connection.connect({ address });
+  client = new Client({ connection: clientConnection, namespace: 'default' });
+});
+
+afterAll(async () => {
+  await clientConnection?.close();
+  await connection?.close();
+});
+
+async function setup(jobsPerBoard: number, opts: { maxParallelFamilies?: number; knobs?: object } = {}) {
+  const sim = await startBoardSimulator({ seed: 7, jobsPerBoard, families: FAMILIES.map((f) => ({ ...f })), knobs: opts.knobs });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-discover-'));
+  const databasePath = path.join(dir, 'jobctrl.sqlite');
+  await runMigrations({ databasePath });
+  const uow = new UnitOfWorkFactory({ databasePath, entities: [...OPERATIONS_ENTITIES, ...DISCOVERY_ENTITIES] });
+  const sources = new SourceService(new SourceRepository(uow));
+  for (const f of FAMILIES) {
+    await sources.create({ kind: f.kind, name: `${f.kind} ${f.token}`, config: { [CONFIG_KEY[f.kind]]: f.token, base_url: sim.url } });
+  }
+  // The same Greenhouse board reached through a second source: its jobs must not be stored twice.
+  await sources.create({ kind: 'greenhouse', name: 'acme mirror', family: 'mirror', config: { board_token: 'acme', base_url: sim.url } });
+  if (opts.maxParallelFamilies) {
+    await uow.run(({ manager }) => manager.query('UPDATE discovery_runtime_settings SET max_parallel_families = ?', [opts.maxParallelFamilies]));
+  }
+  const taskQueue = `test-${randomUUID()}`;
+  const jw = await createJobctrlWorker({
+    connection,
+    namespace: 'default',
+    taskQueue,
+    capacity: workerCapacity(6),
+    uow,
+    workflowBundle: bundle,
+    pipeline: { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100 },
+  });
+  const cleanup = async () => {
+    await sim.stop();
+    await jw.cpu.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { sim, uow, taskQueue, jw, cleanup, jobs: new JobRepository(uow), runs: new DiscoveryRunRepository(uow) };
+}
+
+async function prepWorkflowsOn(taskQueue: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND WorkflowType = 'jobPreparationWorkflow'` })) ids.push(wf.workflowId);
+  return ids;
+}
+
+describe('DiscoverWorkflow against the board simulator', () => {
+  it('stores every unique job once, enriches it and starts exactly one preparation workflow per job', async () => {
+    const s = await setup(25);
+    try {
+      const runId = randomUUID();
+      // One worker run for the whole test: a Worker cannot be restarted once runUntil returns.
+      await s.jw.worker.runUntil(async () => {
+        const result: DiscoverWorkflowResult = await client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+        expect(result).toMatchObject({ state: 'completed', familiesFailed: [] });
+        expect(result.familiesCompleted.sort()).toEqual(['ashby', 'greenhouse', 'lever', 'mirror', 'smartrecruiters']);
+
+        const manifest = s.sim.manifest();
+        const unique = manifest.jobs.filter((j) => j.repostOf === null);
+        const { items, total } = await s.jobs.list({ limit: 1000, offset: 0 });
+        expect(total).toBe(unique.length);
+        // Every Greenhouse job was seen by both sources and is still one job.
+        const acme = items.filter((j) => j.sources.some((src) => src.sourceKind === 'greenhouse'));
+        expect(acme.every((j) => new Set(j.sources.map((src) => src.sourceId)).size === 2)).toBe(true);
+        // Robots-blocked private pages were not fetched, and those jobs still moved on to scoring.
+        expect(items.filter((j) => j.enrichmentStatus === 'robots_blocked').length).toBe(manifest.jobs.filter((j) => j.private && j.repostOf === null).length);
+        expect(Object.keys(s.sim.stats().requests).some((p) => p.startsWith('/private/'))).toBe(false);
+        expect(items.filter((j) => j.enrichmentMethod === 'json_ld').length).toBeGreaterThan(0);
+
+        const run = await s.runs.get(runId);
+        expect(run).toMatchObject({ state: 'completed', progress: { completed: 6, total: 6 }, jobsDiscovered: unique.length, familiesFailed: [] });
+
+        // Exactly one prep-{idempotency_key} per job, and each finished scoring the job.
+        const expectedIds = items.map((j) => prepWorkflowId(j.idempotencyKey)).sort();
+        let ids: string[] = [];
+        for (let i = 0; i < 100; i++) {
+          ids = (await prepWorkflowsOn(s.taskQueue)).sort();
+          const scored = (await s.jobs.list({ stage: 'scored', limit: 1, offset: 0 })).total;
+          if (ids.length >= expectedIds.length && scored === unique.length) break;
+          await new Promise((r) => setTimeout(r, 300));
+        }
+        expect(ids).toEqual(expectedIds);
+        expect((await s.jobs.list({ stage: 'scored', limit: 1, offset: 0 })).total).toBe(unique.length);
+      });
+    } finally {
+      await s.cleanup();
+    }
+  });
+
+  it('records a family answering malformed JSON in familiesFailed while the others complete', async () => {
+    const s = await setup(10, { knobs: { boards: { 'lever:globex': { malformedJson: true } } } });
+    try {
+      const runId = randomUUID();
+      const result: DiscoverWorkflowResult = await s.jw.worker.runUntil(
+        client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }),
+      );
+      expect(result.familiesFailed).toEqual(['lever']);
+      expect(result.familiesCompleted.sort()).toEqual(['ashby', 'greenhouse', 'mirror', 'smartrecruiters']);
+      const run = await s.runs.get(runId);
+      expect(run?.familiesFailed).toEqual([{ family: 'lever', error: expect.stringContaining('malformed') }]);
+      expect(run?.progress).toEqual({ completed: 6, total: 6 });
+      const { items } = await s.jobs.list({ limit: 1000, offset: 0 });
+      expect(items.some((j) => j.sources.some((src) => src.sourceKind === 'lever'))).toBe(false);
+      expect(items.length).toBeGreaterThan(0);
+    } finally {
+      await s.cleanup();
+    }
+  });
+});

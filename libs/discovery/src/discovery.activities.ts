@@ -1,0 +1,172 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { DiscoveryActivities, DiscoveryPlan, FamilyOutcome, FamilyPlan } from '@jobctrl/pipeline/contracts';
+import type { HttpClient } from '@jobctrl/shared/http';
+import type { DiscoveryRunRepository, JobRepository, ObservedPosting } from '@jobctrl/shared/jobs';
+import { JobStreamingAdapter } from './adapters/jobstreaming.adapter';
+import type { DiscoveredPosting } from './adapters/source-adapter.model';
+import { SOURCE_ADAPTERS } from './adapters/source-adapter.registry';
+import type { DiscoveryRuntimeRepository } from './discovery-runtime.repository';
+import { contentKey, idempotencyKey, jobKey, tryCanonicalizeUrl } from './identity';
+import type { SourceRepository } from './sources/source.repository';
+import type { SourceEntity } from './sources/source.entity';
+
+export interface DiscoveryActivityDeps {
+  sources: SourceRepository;
+  runtime: DiscoveryRuntimeRepository;
+  jobs: JobRepository;
+  runs: DiscoveryRunRepository;
+  http: HttpClient;
+  /** pipeline_internal_concurrency as configured now; a run snapshots it into its plan. */
+  internalConcurrency: () => number;
+  /** Starts prep-{idempotency_key} with USE_EXISTING (composed by the worker app). */
+  startPreparation: (job: { jobKey: string; idempotencyKey: string }) => Promise<void>;
+}
+
+/** Observations are committed in batches: the live enrichment consumer sees jobs while a family still crawls. */
+const COMMIT_BATCH = 10;
+
+export function createDiscoveryActivities(deps: DiscoveryActivityDeps): DiscoveryActivities {
+  return {
+    /**
+     * Plans once: freezes the families and their sources, resolves max_parallel_families from the
+     * Discovery Runtime settings and snapshots pipeline_internal_concurrency. No historical-job
+     * hygiene here (that stays in terminal enrichment), so producers start without delay.
+     */
+    async planDiscoverySources(input): Promise<DiscoveryPlan> {
+      const all = await deps.sources.list();
+      const chosen = all.filter((s) => (input.sourceIds ? input.sourceIds.includes(s.id) : s.enabled));
+      if (input.sourceIds) {
+        const missing = input.sourceIds.filter((id) => !all.some((s) => s.id === id));
+        if (missing.length > 0) throw ApplicationFailure.nonRetryable(`unknown source ids: ${missing.join(', ')}`, 'unknown_source');
+      }
+      const families = new Map<string, string[]>();
+      for (const s of chosen) families.set(s.family, [...(families.get(s.family) ?? []), s.id]);
+      const runtime = await deps.runtime.get();
+      const plan: DiscoveryPlan = {
+        runId: input.runId,
+        families: [...families.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([family, sourceIds]) => ({ family, sourceIds })),
+        maxParallelFamilies: runtime.maxParallelFamilies,
+        internalConcurrency: deps.internalConcurrency(),
+      };
+      // A retried planning attempt gets the plan that was frozen first.
+      return (await deps.runs.create(input.runId, plan, plan.families.length + 1)) as DiscoveryPlan;
+    },
+
+    async discoverySourceFamily({ runId, family }): Promise<FamilyOutcome> {
+      const ctx = Context.current();
+      const signal = ctx.cancellationSignal;
+      const errors: Array<{ source: string; error: unknown }> = [];
+      let jobs = 0;
+      for (const sourceId of family.sourceIds) {
+        const source = (await deps.sources.list()).find((s) => s.id === sourceId);
+        if (!source) continue; // deleted after planning: nothing to crawl
+        try {
+          jobs += await crawlSource(deps, runId, family, source, signal, (n) => ctx.heartbeat({ sourceId, jobs: n }));
+        } catch (err) {
+          if (signal.aborted) throw err;
+          errors.push({ source: source.name, error: err });
+        }
+      }
+      if (errors.length > 0) {
+        const message = errors.map((e) => `${e.source}: ${e.error instanceof Error ? e.error.message : String(e.error)}`).join('; ');
+        const retryable = errors.some((e) => (e.error as { retryable?: boolean }).retryable !== false);
+        const type = errors.every((e) => (e.error as { code?: string }).code === 'malformed_response') ? 'malformed_response' : 'family_failed';
+        throw ApplicationFailure.create({ type, message, nonRetryable: !retryable });
+      }
+      await deps.runs.recordFamily(runId, family.family, 'completed', jobs, null);
+      return { family: family.family, status: 'completed', jobs };
+    },
+
+    async recordFamilyFailure({ runId, family, error }) {
+      await deps.runs.recordFamily(runId, family, 'failed', 0, error);
+    },
+
+    async advanceDiscoveryProgress({ runId, completed }) {
+      await deps.runs.advance(runId, completed);
+    },
+
+    async finishDiscoveryRun({ runId, state }) {
+      await deps.runs.finish(runId, state);
+    },
+
+    /** Starts preparation for every waiting job; idempotent (USE_EXISTING) and progress-silent. */
+    async fanOutPreparation({ runId, includePendingTailor }) {
+      const pending = await deps.jobs.selectPendingPreparation({ runId, includePendingTailor });
+      for (const job of pending) {
+        Context.current().heartbeat();
+        await deps.startPreparation(job);
+      }
+      return { started: pending.length };
+    },
+  };
+}
+
+async function crawlSource(
+  deps: DiscoveryActivityDeps,
+  runId: string,
+  family: FamilyPlan,
+  source: SourceEntity,
+  signal: AbortSignal,
+  beat: (jobs: number) => void,
+): Promise<number> {
+  const adapter = SOURCE_ADAPTERS[source.kind as keyof typeof SOURCE_ADAPTERS];
+  const config = adapter.validateConfig(JSON.parse(source.config));
+  let total = 0;
+  const commit = async (postings: DiscoveredPosting[]) => {
+    await deps.jobs.recordObservations(runId, family.family, postings.map((p) => observe(source.id, p)));
+    total += postings.length;
+    beat(total);
+  };
+  const drain = async (iterable: AsyncIterable<DiscoveredPosting>) => {
+    let batch: DiscoveredPosting[] = [];
+    for await (const posting of iterable) {
+      batch.push(posting);
+      if (batch.length >= COMMIT_BATCH) {
+        await commit(batch);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await commit(batch);
+  };
+
+  if (adapter instanceof JobStreamingAdapter) {
+    // Sequential by immutable unit; a restarted run skips the units it already finished.
+    const done = await deps.runs.finishedUnits(runId, source.id);
+    for (const unit of (config as { units: Parameters<JobStreamingAdapter['discoverUnit']>[0][] }).units) {
+      const key = adapter.unitKey(unit);
+      if (done.has(key)) continue;
+      const before = total;
+      await drain(adapter.discoverUnit(unit, { http: deps.http, signal }));
+      await deps.runs.markUnitFinished(runId, source.id, key, total - before);
+    }
+    return total;
+  }
+  await drain(adapter.discover(config, { http: deps.http, signal }));
+  return total;
+}
+
+function observe(sourceId: string, p: DiscoveredPosting): ObservedPosting {
+  const identity = { url: p.url, company: p.company, title: p.title, location: p.location };
+  return {
+    jobKey: jobKey(identity),
+    idempotencyKey: idempotencyKey(identity),
+    contentKey: contentKey(identity),
+    canonicalUrl: tryCanonicalizeUrl(p.url),
+    sourceId,
+    sourceKind: p.sourceKind,
+    externalId: p.externalId,
+    title: p.title,
+    company: p.company,
+    location: p.location,
+    remote: p.remote,
+    url: p.url,
+    applyUrl: p.applyUrl,
+    descriptionHtml: p.descriptionHtml,
+    descriptionText: p.descriptionText,
+    postedAt: p.postedAt,
+    salaryText: p.salaryText,
+    employmentType: p.employmentType,
+    tags: p.tags,
+  };
+}

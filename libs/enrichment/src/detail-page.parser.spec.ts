@@ -1,0 +1,22 @@
+import { parseDetailPage } from './detail-page.parser';
+
+const para = 'We build data tools for hiring teams. You will design APIs in TypeScript and Go, run PostgreSQL at scale, and mentor engineers. '.repeat(3);
+
+describe('parseDetailPage', () => {
+  it('prefers JSON-LD JobPosting', () => {
+    const html = `<html><head><script type="application/ld+json">{"@type":"JobPosting","title":"Staff Engineer","description":"<p>Own the platform.</p>"}</script></head><body><p>${para}</p></body></html>`;
+    expect(parseDetailPage(html)).toMatchObject({ method: 'json_ld', title: 'Staff Engineer', descriptionText: 'Own the platform.' });
+  });
+
+  it('falls back to readable text, ignoring scripts and styles', () => {
+    const r = parseDetailPage(`<html><body><style>p{}</style><script>var x = 1;</script><h1>Engineer</h1><p>${para}</p></body></html>`);
+    expect(r.method).toBe('readable_text');
+    expect(r.descriptionText).toContain('design APIs in TypeScript');
+    expect(r.descriptionText).not.toContain('var x');
+  });
+
+  it('reports a script-rendered shell as needing a browser', () => {
+    const html = `<html><body><div id="app"></div><script>document.getElementById('app').innerHTML = atob('${Buffer.from(para).toString('base64')}');</script></body></html>`;
+    expect(parseDetailPage(html)).toEqual({ method: 'needs_browser', descriptionText: null, title: null });
+  });
+});

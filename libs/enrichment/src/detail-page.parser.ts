@@ -1,0 +1,26 @@
+import { htmlToReadableText } from './html-text.converter';
+import { extractJobPostingFromJsonLd } from './json-ld.extractor';
+
+export interface DetailPageParse {
+  method: 'json_ld' | 'readable_text' | 'needs_browser';
+  descriptionText: string | null;
+  title: string | null;
+}
+
+/** Below this much readable text a page is a shell that only a browser can fill in. */
+const MIN_READABLE_CHARS = 200;
+
+/**
+ * JSON-LD JobPosting first (the employer's structured data), then the page's readable text. A page
+ * whose body is empty until a script runs is reported as needing a browser. Pure and CPU-bound: the
+ * worker runs it on a worker thread (CpuTaskPool), never on the event loop.
+ */
+export function parseDetailPage(html: string): DetailPageParse {
+  const posting = extractJobPostingFromJsonLd(html);
+  if (posting?.description) return { method: 'json_ld', descriptionText: posting.description, title: posting.title ?? null };
+  const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
+  const withoutScripts = body.replace(/<script[\s\S]*?<\/script>/gi, ' ').replace(/<style[\s\S]*?<\/style>/gi, ' ');
+  const text = htmlToReadableText(withoutScripts).trim();
+  if (text.length >= MIN_READABLE_CHARS) return { method: 'readable_text', descriptionText: text, title: null };
+  return { method: 'needs_browser', descriptionText: null, title: null };
+}

@@ -1,0 +1,99 @@
+import * as path from 'node:path';
+import { Context } from '@temporalio/activity';
+import type { DiscoveryEnrichmentInput, DiscoveryEnrichmentResult, EnrichmentActivities } from '@jobctrl/pipeline/contracts';
+import type { HttpClient } from '@jobctrl/shared/http';
+import type { EnrichmentStatus, JobRepository } from '@jobctrl/shared/jobs';
+import type { CpuTaskPool } from '@jobctrl/shared/temporal';
+import type { DetailPageParse } from './detail-page.parser';
+
+export interface EnrichmentActivityDeps {
+  jobs: JobRepository;
+  http: HttpClient;
+  cpu: CpuTaskPool;
+  /** Starts prep-{idempotency_key} with USE_EXISTING (composed by the worker app). */
+  startPreparation: (job: { jobKey: string; idempotencyKey: string }) => Promise<void>;
+  pollIntervalMs?: number;
+  log?: (message: string) => void;
+}
+
+const PARSER = path.join(__dirname, `detail-page.parser${path.extname(__filename)}`);
+
+/**
+ * The execution-scoped enrichment consumer (score-as-you-discover).
+ * live: polls the run's durable membership while families still commit jobs, until cancelled.
+ * terminal: drains what is selectable and returns — the authoritative reconcile.
+ * Robots-blocked and retryable-failed rows are re-admitted once per activity lifetime; as each job
+ * is committed to pending_score its preparation workflow is started at once (per-job handoff),
+ * serialized, best-effort: a failed start is left to the fan-out backstop.
+ */
+export function createEnrichmentActivities(deps: EnrichmentActivityDeps): EnrichmentActivities {
+  return {
+    async discoveryEnrichment(input: DiscoveryEnrichmentInput): Promise<DiscoveryEnrichmentResult> {
+      const ctx = Context.current();
+      const signal = ctx.cancellationSignal;
+      const readmitted = new Set<string>();
+      const result = { enriched: 0, failed: 0, handedOff: 0 };
+      let handoffChain: Promise<void> = Promise.resolve();
+      const handOff = (job: { jobKey: string; idempotencyKey: string }) => {
+        handoffChain = handoffChain.then(() =>
+          deps.startPreparation(job).then(
+            () => void (result.handedOff += 1),
+            (err: unknown) => deps.log?.(`per-job handoff of ${job.jobKey} failed; the fan-out backstop will start it: ${String(err)}`),
+          ),
+        );
+        return handoffChain;
+      };
+
+      for (;;) {
+        ctx.heartbeat(result);
+        const candidates = await deps.jobs.selectForEnrichment(input.runId, { includeRecoverable: true, exclude: readmitted, limit: input.internalConcurrency * 4 });
+        for (const c of candidates) if (c.status !== 'pending') readmitted.add(c.jobKey);
+        if (candidates.length === 0) {
+          if (input.mode === 'terminal') break;
+          await ctx.sleep(deps.pollIntervalMs ?? 500); // rejects when the workflow cancels the live consumer
+          continue;
+        }
+        await mapBounded(candidates, input.internalConcurrency, async (job) => {
+          signal.throwIfAborted();
+          const outcome = await enrichOne(deps, job.url, signal);
+          if (outcome.status === 'enriched') result.enriched += 1;
+          else result.failed += 1;
+          const ready = await deps.jobs.recordEnrichment(job.jobKey, outcome);
+          if (ready && input.perJobHandoff) await handOff({ jobKey: job.jobKey, idempotencyKey: ready });
+          ctx.heartbeat(result);
+        });
+      }
+      await handoffChain;
+      return result;
+    },
+  };
+}
+
+async function enrichOne(
+  deps: EnrichmentActivityDeps,
+  url: string,
+  signal: AbortSignal,
+): Promise<{ status: EnrichmentStatus; method?: string; error?: string; descriptionText?: string | null }> {
+  try {
+    const html = await deps.http.getText(url, { signal });
+    const parsed = await deps.cpu.run<string, DetailPageParse>(PARSER, 'parseDetailPage', html, { signal });
+    if (parsed.method === 'needs_browser') {
+      // Browser rendering (bounded Chromium) is not wired yet: the job goes on with the source's text.
+      return { status: 'failed', method: parsed.method, error: 'page renders its content with JavaScript; browser enrichment not available' };
+    }
+    return { status: 'enriched', method: parsed.method, descriptionText: parsed.descriptionText };
+  } catch (err) {
+    if (signal.aborted) throw err;
+    const e = err as { code?: string; retryable?: boolean; message?: string };
+    if (e.code === 'robots_blocked' && e.retryable === false) return { status: 'robots_blocked', error: e.message };
+    return { status: e.retryable ? 'failed_retryable' : 'failed', error: e.message ?? String(err) };
+  }
+}
+
+async function mapBounded<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(width, items.length)) }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,76 @@
+/** DiscoverWorkflow and its activities (spec: "Where Fan-out Happens (And Why)"). */
+export const DISCOVER_WORKFLOW_TYPE = 'discoverWorkflow';
+
+/** Guards the terminal reconcile's per-job handoff input; histories without it replay the old input. */
+export const TERMINAL_HANDOFF_PATCH = 'discover-terminal-enrichment-handoff-v1';
+
+export function discoverWorkflowId(runId: string): string {
+  return `discover-${runId}`;
+}
+
+export interface DiscoverWorkflowInput {
+  runId: string;
+  /** Limit the run to these sources; all enabled sources when absent. */
+  sourceIds?: string[];
+}
+
+export interface FamilyPlan {
+  family: string;
+  sourceIds: string[];
+}
+
+/** Frozen at planning time so the workflow stays deterministic whatever changes in SQLite later. */
+export interface DiscoveryPlan {
+  runId: string;
+  families: FamilyPlan[];
+  maxParallelFamilies: number;
+  internalConcurrency: number;
+}
+
+export interface FamilyOutcome {
+  family: string;
+  status: 'completed' | 'failed';
+  jobs: number;
+  error?: string;
+}
+
+export interface DiscoverWorkflowResult {
+  runId: string;
+  state: 'completed' | 'cancelled';
+  familiesFailed: string[];
+  familiesCompleted: string[];
+  enriched: number;
+}
+
+export interface DiscoveryEnrichmentInput {
+  runId: string;
+  /** live: poll membership until cancelled; terminal: drain what is selectable, then return. */
+  mode: 'live' | 'terminal';
+  perJobHandoff: boolean;
+  internalConcurrency: number;
+}
+
+export interface DiscoveryEnrichmentResult {
+  enriched: number;
+  failed: number;
+  handedOff: number;
+}
+
+export interface FanOutInput {
+  /** Restrict to one run's membership; the straggler sweep covers every job. */
+  runId?: string;
+  includePendingTailor: boolean;
+}
+
+export interface DiscoveryActivities {
+  planDiscoverySources(input: DiscoverWorkflowInput): Promise<DiscoveryPlan>;
+  discoverySourceFamily(input: { runId: string; family: FamilyPlan; internalConcurrency: number }): Promise<FamilyOutcome>;
+  recordFamilyFailure(input: { runId: string; family: string; error: string }): Promise<void>;
+  advanceDiscoveryProgress(input: { runId: string; completed: number }): Promise<void>;
+  finishDiscoveryRun(input: { runId: string; state: 'completed' | 'cancelled' | 'failed' }): Promise<void>;
+  fanOutPreparation(input: FanOutInput): Promise<{ started: number }>;
+}
+
+export interface EnrichmentActivities {
+  discoveryEnrichment(input: DiscoveryEnrichmentInput): Promise<DiscoveryEnrichmentResult>;
+}

@@ -1,0 +1,113 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  patched,
+  proxyActivities,
+} from '@temporalio/workflow';
+import type {
+  DiscoverWorkflowInput,
+  DiscoverWorkflowResult,
+  DiscoveryActivities,
+  DiscoveryEnrichmentResult,
+  EnrichmentActivities,
+  FamilyOutcome,
+  FamilyPlan,
+} from '@jobctrl/pipeline/contracts';
+import { TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
+
+// Each family is its own activity with its own timeout, heartbeat and retry policy: a family failure
+// is recorded and the run goes on to the next family.
+const family = proxyActivities<Pick<DiscoveryActivities, 'discoverySourceFamily'>>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '2 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['malformed_response', 'source_config_invalid'] },
+});
+
+const control = proxyActivities<Omit<DiscoveryActivities, 'discoverySourceFamily'>>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+});
+
+// The live consumer runs for the whole crawl; it heartbeats while polling, so a cancel reaches it.
+const enrichment = proxyActivities<EnrichmentActivities>({
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 3, initialInterval: '5 seconds' },
+});
+
+/**
+ * DiscoverWorkflow: plan once, run source families (one at a time by default, in batches of
+ * max_parallel_families otherwise) while one execution-scoped enrichment consumer enriches committed
+ * jobs and hands each to its preparation workflow; then cancel the consumer and run the authoritative
+ * terminal reconcile and score-only fan-out. Progress (families + terminal) only moves forward.
+ */
+export async function discoverWorkflow(input: DiscoverWorkflowInput): Promise<DiscoverWorkflowResult> {
+  const plan = await control.planDiscoverySources(input);
+  const { runId } = plan;
+  const familiesFailed: string[] = [];
+  const familiesCompleted: string[] = [];
+  try {
+    // One-time straggler sweep: before any family runs, pending_tailor holds only pre-existing work.
+    await control.fanOutPreparation({ includePendingTailor: true });
+
+    const liveScope = new CancellationScope();
+    const live = liveScope.run(() =>
+      enrichment.discoveryEnrichment({ runId, mode: 'live', perJobHandoff: true, internalConcurrency: plan.internalConcurrency }),
+    );
+    // The consumer's own outcome is settled below; keep an unobserved rejection from failing the run.
+    live.catch(() => undefined);
+
+    let completed = 0;
+    for (let i = 0; i < plan.families.length; i += plan.maxParallelFamilies) {
+      const batch = plan.families.slice(i, i + plan.maxParallelFamilies);
+      const settled = await Promise.allSettled(batch.map((f) => runFamily(runId, f, plan.internalConcurrency)));
+      // Folded in submission order, whatever order they finished in.
+      for (let j = 0; j < batch.length; j++) {
+        const outcome = settled[j];
+        if (outcome.status === 'rejected') {
+          if (isCancellation(outcome.reason)) throw outcome.reason; // a cancelled source cancels the whole run
+          familiesFailed.push(batch[j].family);
+          await control.recordFamilyFailure({ runId, family: batch[j].family, error: describe(outcome.reason) });
+        } else {
+          familiesCompleted.push(batch[j].family);
+        }
+      }
+      completed += batch.length;
+      await control.advanceDiscoveryProgress({ runId, completed });
+      // Best-effort backstop for jobs whose per-job handoff failed; progress-silent.
+      await control.fanOutPreparation({ runId, includePendingTailor: false });
+    }
+
+    liveScope.cancel();
+    await live.catch((err: unknown) => {
+      if (!isCancellation(err)) throw err;
+    });
+
+    const terminal: DiscoveryEnrichmentResult = patched(TERMINAL_HANDOFF_PATCH)
+      ? await enrichment.discoveryEnrichment({ runId, mode: 'terminal', perJobHandoff: true, internalConcurrency: plan.internalConcurrency })
+      : await enrichment.discoveryEnrichment({ runId, mode: 'terminal', perJobHandoff: false, internalConcurrency: plan.internalConcurrency });
+    // Final score-only fan-out catches any start the handoffs missed and closes work planning.
+    await control.fanOutPreparation({ runId, includePendingTailor: false });
+    await control.finishDiscoveryRun({ runId, state: 'completed' });
+    return { runId, state: 'completed', familiesFailed, familiesCompleted, enriched: terminal.enriched };
+  } catch (err) {
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(() => control.finishDiscoveryRun({ runId, state: 'cancelled' }));
+    } else {
+      await CancellationScope.nonCancellable(() => control.finishDiscoveryRun({ runId, state: 'failed' }));
+    }
+    throw err;
+  }
+}
+
+function runFamily(runId: string, f: FamilyPlan, internalConcurrency: number): Promise<FamilyOutcome> {
+  return family.discoverySourceFamily({ runId, family: f, internalConcurrency });
+}
+
+function describe(err: unknown): string {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) return `${cause.type ?? 'error'}: ${cause.message}`;
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,103 @@
+import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
+
+export type DiscoveryRunState = 'running' | 'completed' | 'failed' | 'cancelled';
+
+export interface DiscoveryRunRecord {
+  runId: string;
+  state: DiscoveryRunState;
+  plan: unknown;
+  progress: { completed: number; total: number };
+  familiesFailed: Array<{ family: string; error: string | null }>;
+  familiesCompleted: string[];
+  jobsDiscovered: number;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+/** A discovery run's durable record: frozen plan, monotonic progress, family outcomes, membership counts. */
+export class DiscoveryRunRepository {
+  constructor(private readonly uow: UnitOfWorkFactory) {}
+
+  /** Idempotent: a retried planning activity finds the run it already created and keeps its plan. */
+  async create(runId: string, plan: unknown, progressTotal: number, now = Date.now()): Promise<unknown> {
+    return this.uow.run(({ transaction }) =>
+      transaction(async (m) => {
+        await m.query(
+          `INSERT OR IGNORE INTO discovery_runs (run_id, state, plan, progress_total, created_at, updated_at) VALUES (?, 'running', ?, ?, ?, ?)`,
+          [runId, JSON.stringify(plan), progressTotal, now, now],
+        );
+        const rows: Array<{ plan: string }> = await m.query(`SELECT plan FROM discovery_runs WHERE run_id = ?`, [runId]);
+        return JSON.parse(rows[0].plan) as unknown;
+      }, 'immediate'),
+    );
+  }
+
+  /** Progress only moves forward: a replayed or late write can never make the bar go back. */
+  async advance(runId: string, completed: number, now = Date.now()): Promise<void> {
+    await this.uow.run(({ manager }) =>
+      manager.query(`UPDATE discovery_runs SET progress_completed = MAX(progress_completed, MIN(?, progress_total)), updated_at = ? WHERE run_id = ?`, [completed, now, runId]),
+    );
+  }
+
+  /** One outcome per family: a retry overwrites its own row instead of adding one. */
+  async recordFamily(runId: string, family: string, status: 'completed' | 'failed', jobs: number, error: string | null, now = Date.now()): Promise<void> {
+    await this.uow.run(({ manager }) =>
+      manager.query(
+        `INSERT INTO discovery_family_results (run_id, family, status, jobs, error, finished_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (run_id, family) DO UPDATE SET status = excluded.status, jobs = excluded.jobs, error = excluded.error, finished_at = excluded.finished_at`,
+        [runId, family, status, jobs, error, now],
+      ),
+    );
+  }
+
+  async finish(runId: string, state: DiscoveryRunState, now = Date.now()): Promise<void> {
+    await this.uow.run(({ manager }) =>
+      manager.query(
+        `UPDATE discovery_runs SET state = ?, finished_at = COALESCE(finished_at, ?), updated_at = ?,
+           progress_completed = CASE WHEN ? = 'completed' THEN progress_total ELSE progress_completed END
+         WHERE run_id = ? AND state = 'running'`,
+        [state, now, now, state, runId],
+      ),
+    );
+  }
+
+  async finishedUnits(runId: string, sourceId: string): Promise<Set<string>> {
+    const rows: Array<{ unit_key: string }> = await this.uow.run(({ manager }) =>
+      manager.query(`SELECT unit_key FROM stream_units WHERE run_id = ? AND source_id = ?`, [runId, sourceId]),
+    );
+    return new Set(rows.map((r) => r.unit_key));
+  }
+
+  async markUnitFinished(runId: string, sourceId: string, unitKey: string, jobs: number, now = Date.now()): Promise<void> {
+    await this.uow.run(({ manager }) =>
+      manager.query(`INSERT OR IGNORE INTO stream_units (run_id, source_id, unit_key, jobs, finished_at) VALUES (?, ?, ?, ?, ?)`, [runId, sourceId, unitKey, jobs, now]),
+    );
+  }
+
+  async get(runId: string): Promise<DiscoveryRunRecord | null> {
+    return this.uow.run(async ({ manager }) => {
+      const rows: Array<{ run_id: string; state: DiscoveryRunState; plan: string; progress_completed: number; progress_total: number; created_at: number; updated_at: number; finished_at: number | null }> =
+        await manager.query(`SELECT * FROM discovery_runs WHERE run_id = ?`, [runId]);
+      if (rows.length === 0) return null;
+      const r = rows[0];
+      const families: Array<{ family: string; status: string; error: string | null }> = await manager.query(
+        `SELECT family, status, error FROM discovery_family_results WHERE run_id = ? ORDER BY family`,
+        [runId],
+      );
+      const jobs = (await manager.query(`SELECT COUNT(*) AS n FROM discovery_run_jobs WHERE run_id = ?`, [runId]))[0].n as number;
+      return {
+        runId: r.run_id,
+        state: r.state,
+        plan: JSON.parse(r.plan),
+        progress: { completed: r.progress_completed, total: r.progress_total },
+        familiesFailed: families.filter((f) => f.status === 'failed').map((f) => ({ family: f.family, error: f.error })),
+        familiesCompleted: families.filter((f) => f.status === 'completed').map((f) => f.family),
+        jobsDiscovered: jobs,
+        createdAt: new Date(r.created_at).toISOString(),
+        updatedAt: new Date(r.updated_at).toISOString(),
+        finishedAt: r.finished_at === null ? null : new Date(r.finished_at).toISOString(),
+      };
+    });
+  }
+}

@@ -1,0 +1,3 @@
+export * from './discovery-run.repository';
+export * from './job.model';
+export * from './job.repository';

@@ -1,0 +1,228 @@
+import type { EntityManager } from 'typeorm';
+import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import type { EnrichmentStatus, JobListFilter, JobRecord, JobStage, ObservedPosting } from './job.model';
+
+interface JobRow {
+  job_key: string;
+  idempotency_key: string;
+  title: string;
+  company: string;
+  location: string | null;
+  remote: number | null;
+  url: string;
+  canonical_url: string | null;
+  apply_url: string | null;
+  description_text: string | null;
+  posted_at: string | null;
+  salary_text: string | null;
+  employment_type: string | null;
+  tags: string;
+  stage: JobStage;
+  enrichment_status: EnrichmentStatus;
+  enrichment_method: string | null;
+  enrichment_error: string | null;
+  score: number | null;
+  score_detail: string | null;
+  first_seen_at: number;
+  last_seen_at: number;
+}
+
+/**
+ * The pipeline's job records, shared by every stage (domain libs cannot import each other, so the
+ * store they all advance lives here). Each method is one unit of work; writes reserve the writer.
+ */
+export class JobRepository {
+  constructor(private readonly uow: UnitOfWorkFactory) {}
+
+  /**
+   * Stores a family's observations: a new job is inserted (pending enrichment), a known one only has
+   * its last-seen time and missing fields updated — re-observing never duplicates. Every observed job
+   * joins the run's current-execution membership.
+   */
+  async recordObservations(runId: string, family: string, postings: ObservedPosting[], now = Date.now()): Promise<{ inserted: number; seen: number }> {
+    if (postings.length === 0) return { inserted: 0, seen: 0 };
+    return this.uow.run(({ transaction }) =>
+      transaction(async (m) => {
+        let inserted = 0;
+        for (const p of postings) {
+          const jobKey = (await this.resolveJobKey(m, p)) ?? p.jobKey;
+          const isNew = jobKey === p.jobKey && (await m.query(`SELECT 1 FROM jobs WHERE job_key = ?`, [jobKey])).length === 0;
+          if (isNew) {
+            inserted += 1;
+            await m.query(
+              `INSERT INTO jobs (job_key, idempotency_key, content_key, title, company, location, remote, url, canonical_url, apply_url,
+                 description_html, description_text, posted_at, salary_text, employment_type, tags, stage, first_seen_at, last_seen_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending_enrichment', ?, ?, ?)`,
+              [p.jobKey, p.idempotencyKey, p.contentKey, p.title, p.company, p.location, boolToInt(p.remote), p.url, p.canonicalUrl, p.applyUrl,
+                p.descriptionHtml, p.descriptionText, p.postedAt, p.salaryText, p.employmentType, JSON.stringify(p.tags), now, now, now],
+            );
+          } else {
+            await m.query(
+              `UPDATE jobs SET last_seen_at = ?, updated_at = ?,
+                 description_text = COALESCE(description_text, ?), description_html = COALESCE(description_html, ?),
+                 salary_text = COALESCE(salary_text, ?), apply_url = COALESCE(apply_url, ?), posted_at = COALESCE(posted_at, ?)
+               WHERE job_key = ?`,
+              [now, now, p.descriptionText, p.descriptionHtml, p.salaryText, p.applyUrl, p.postedAt, jobKey],
+            );
+          }
+          await m.query(
+            `INSERT INTO job_sources (source_id, external_id, job_key, source_kind, url, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (source_id, external_id) DO UPDATE SET last_seen_at = excluded.last_seen_at, url = excluded.url`,
+            [p.sourceId, p.externalId, jobKey, p.sourceKind, p.url, now, now],
+          );
+          await m.query(`INSERT OR IGNORE INTO discovery_run_jobs (run_id, job_key, family, seen_at) VALUES (?, ?, ?, ?)`, [runId, jobKey, family, now]);
+        }
+        return { inserted, seen: postings.length };
+      }, 'immediate'),
+    );
+  }
+
+  /**
+   * The same posting reached through another source is the same job: first by the exact job key
+   * (canonical URL), then by the source observation already recorded, then by content key
+   * (normalized company + title + location).
+   */
+  private async resolveJobKey(m: EntityManager, p: ObservedPosting): Promise<string | null> {
+    const byKey: Array<{ job_key: string }> = await m.query(`SELECT job_key FROM jobs WHERE job_key = ?`, [p.jobKey]);
+    if (byKey.length > 0) return byKey[0].job_key;
+    const bySource: Array<{ job_key: string }> = await m.query(`SELECT job_key FROM job_sources WHERE source_id = ? AND external_id = ?`, [p.sourceId, p.externalId]);
+    if (bySource.length > 0) return bySource[0].job_key;
+    if (!p.contentKey) return null;
+    const byContent: Array<{ job_key: string }> = await m.query(`SELECT job_key FROM jobs WHERE content_key = ? ORDER BY first_seen_at LIMIT 1`, [p.contentKey]);
+    return byContent[0]?.job_key ?? null;
+  }
+
+  /** Jobs of this run whose detail is still to capture (optionally re-admitting recoverable ones). */
+  async selectForEnrichment(runId: string, opts: { includeRecoverable: boolean; exclude: ReadonlySet<string>; limit: number }): Promise<Array<{ jobKey: string; url: string; canonicalUrl: string | null; status: EnrichmentStatus }>> {
+    const statuses = opts.includeRecoverable ? ['pending', 'robots_blocked', 'failed_retryable'] : ['pending'];
+    const rows: Array<{ job_key: string; url: string; canonical_url: string | null; enrichment_status: EnrichmentStatus }> = await this.uow.run(({ manager }) =>
+      manager.query(
+        `SELECT j.job_key, j.url, j.canonical_url, j.enrichment_status FROM discovery_run_jobs r JOIN jobs j ON j.job_key = r.job_key
+         WHERE r.run_id = ? AND j.enrichment_status IN (${statuses.map(() => '?').join(', ')}) ORDER BY r.seen_at, r.job_key`,
+        [runId, ...statuses],
+      ),
+    );
+    return rows
+      .filter((r) => !opts.exclude.has(r.job_key))
+      .slice(0, opts.limit)
+      .map((r) => ({ jobKey: r.job_key, url: r.url, canonicalUrl: r.canonical_url, status: r.enrichment_status }));
+  }
+
+  /**
+   * Records a detail capture. Enriched, robots-blocked and permanently failed jobs move on to scoring
+   * (with whatever description the source gave); a retryable failure stays pending enrichment.
+   * Returns the job's idempotency key when it just became ready to score.
+   */
+  async recordEnrichment(jobKey: string, outcome: { status: EnrichmentStatus; method?: string; error?: string; descriptionText?: string | null; descriptionHtml?: string | null }, now = Date.now()): Promise<string | null> {
+    return this.uow.run(({ transaction }) =>
+      transaction(async (m) => {
+        const moveOn = outcome.status !== 'failed_retryable';
+        await m.query(
+          `UPDATE jobs SET enrichment_status = ?, enrichment_method = COALESCE(?, enrichment_method), enrichment_error = ?,
+             enrichment_attempts = enrichment_attempts + 1,
+             description_text = COALESCE(?, description_text), description_html = COALESCE(?, description_html),
+             stage = CASE WHEN ? AND stage = 'pending_enrichment' THEN 'pending_score' ELSE stage END, updated_at = ?
+           WHERE job_key = ?`,
+          [outcome.status, outcome.method ?? null, outcome.error ?? null, outcome.descriptionText ?? null, outcome.descriptionHtml ?? null, moveOn ? 1 : 0, now, jobKey],
+        );
+        const rows: Array<{ idempotency_key: string; stage: string }> = await m.query(`SELECT idempotency_key, stage FROM jobs WHERE job_key = ?`, [jobKey]);
+        return rows[0]?.stage === 'pending_score' ? rows[0].idempotency_key : null;
+      }, 'immediate'),
+    );
+  }
+
+  /** Jobs of a run (or, for the straggler sweep, anywhere) that wait for a preparation workflow. */
+  async selectPendingPreparation(opts: { runId?: string; includePendingTailor: boolean }): Promise<Array<{ jobKey: string; idempotencyKey: string }>> {
+    const stages = opts.includePendingTailor ? ['pending_score', 'pending_tailor'] : ['pending_score'];
+    const marks = stages.map(() => '?').join(', ');
+    const rows: Array<{ job_key: string; idempotency_key: string }> = await this.uow.run(({ manager }) =>
+      opts.runId
+        ? manager.query(`SELECT j.job_key, j.idempotency_key FROM discovery_run_jobs r JOIN jobs j ON j.job_key = r.job_key WHERE r.run_id = ? AND j.stage IN (${marks}) ORDER BY j.job_key`, [opts.runId, ...stages])
+        : manager.query(`SELECT job_key, idempotency_key FROM jobs WHERE stage IN (${marks}) ORDER BY job_key`, stages),
+    );
+    return rows.map((r) => ({ jobKey: r.job_key, idempotencyKey: r.idempotency_key }));
+  }
+
+  async recordScore(jobKey: string, score: number, detail: unknown, now = Date.now()): Promise<void> {
+    await this.uow.run(({ manager }) =>
+      manager.query(`UPDATE jobs SET score = ?, score_detail = ?, scored_at = ?, stage = 'scored', updated_at = ? WHERE job_key = ?`, [score, JSON.stringify(detail), now, now, jobKey]),
+    );
+  }
+
+  async get(jobKey: string): Promise<JobRecord | null> {
+    return this.uow.run(async ({ manager }) => {
+      const rows: JobRow[] = await manager.query(`SELECT * FROM jobs WHERE job_key = ?`, [jobKey]);
+      if (rows.length === 0) return null;
+      const sources = await manager.query(`SELECT source_id, source_kind, external_id, url FROM job_sources WHERE job_key = ? ORDER BY first_seen_at`, [jobKey]);
+      return toRecord(rows[0], sources);
+    });
+  }
+
+  async list(filter: JobListFilter): Promise<{ items: JobRecord[]; total: number }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.stage) {
+      where.push('j.stage = ?');
+      params.push(filter.stage);
+    }
+    if (filter.company) {
+      where.push('j.company = ? COLLATE NOCASE');
+      params.push(filter.company);
+    }
+    if (filter.q) {
+      where.push('(j.title LIKE ? OR j.company LIKE ?)');
+      params.push(`%${filter.q}%`, `%${filter.q}%`);
+    }
+    if (filter.minScore !== undefined) {
+      where.push('j.score >= ?');
+      params.push(filter.minScore);
+    }
+    if (filter.runId) {
+      where.push('j.job_key IN (SELECT job_key FROM discovery_run_jobs WHERE run_id = ?)');
+      params.push(filter.runId);
+    }
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    return this.uow.run(async ({ manager }) => {
+      const total = (await manager.query(`SELECT COUNT(*) AS n FROM jobs j ${clause}`, params))[0].n as number;
+      const rows: JobRow[] = await manager.query(`SELECT j.* FROM jobs j ${clause} ORDER BY j.first_seen_at DESC, j.job_key LIMIT ? OFFSET ?`, [...params, filter.limit, filter.offset]);
+      const items: JobRecord[] = [];
+      for (const row of rows) {
+        const sources = await manager.query(`SELECT source_id, source_kind, external_id, url FROM job_sources WHERE job_key = ? ORDER BY first_seen_at`, [row.job_key]);
+        items.push(toRecord(row, sources));
+      }
+      return { items, total };
+    });
+  }
+}
+
+function boolToInt(v: boolean | null): number | null {
+  return v === null ? null : v ? 1 : 0;
+}
+
+function toRecord(r: JobRow, sources: Array<{ source_id: string; source_kind: string; external_id: string; url: string }>): JobRecord {
+  return {
+    jobKey: r.job_key,
+    idempotencyKey: r.idempotency_key,
+    title: r.title,
+    company: r.company,
+    location: r.location,
+    remote: r.remote === null ? null : r.remote === 1,
+    url: r.url,
+    canonicalUrl: r.canonical_url,
+    applyUrl: r.apply_url,
+    descriptionText: r.description_text,
+    postedAt: r.posted_at,
+    salaryText: r.salary_text,
+    employmentType: r.employment_type,
+    tags: JSON.parse(r.tags) as string[],
+    stage: r.stage,
+    enrichmentStatus: r.enrichment_status,
+    enrichmentMethod: r.enrichment_method,
+    enrichmentError: r.enrichment_error,
+    score: r.score,
+    scoreDetail: r.score_detail ? JSON.parse(r.score_detail) : null,
+    sources: sources.map((s) => ({ sourceId: s.source_id, sourceKind: s.source_kind, externalId: s.external_id, url: s.url })),
+    firstSeenAt: new Date(r.first_seen_at).toISOString(),
+    lastSeenAt: new Date(r.last_seen_at).toISOString(),
+  };
+}
