@@ -246,6 +246,26 @@ describe('API v1', () => {
     });
   });
 
+  describe('runs and jobs', () => {
+    it('starting a run needs a ready worker, then a valid body', async () => {
+      expect((await http().post('/v1/pipeline/runs').send({ stages: ['discover'] }).expect(503)).body.code).toBe('worker_not_ready');
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const bad = await http().post('/v1/pipeline/runs').send({ stages: ['discover', 'dance'], sourceIds: ['nope'] }).expect(400);
+      expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['sourceIds', 'stages']);
+      expect((await http().post('/v1/pipeline/runs').send({ stages: ['score'] }).expect(400)).body.errors[0].field).toBe('stages');
+      expect((await http().post('/v1/pipeline/runs').send({}).expect(400)).body.errors[0].field).toBe('stages');
+    });
+
+    it('answers 404 for unknown runs and jobs, and lists no jobs on a fresh database', async () => {
+      await http().get('/v1/pipeline/runs/00000000-0000-4000-8000-000000000000').expect(404);
+      await http().get('/v1/jobs/j_unknown').expect(404);
+      expect((await http().get('/v1/jobs').expect(200)).body).toEqual({ items: [], total: 0, limit: 50, offset: 0 });
+      expect((await http().get('/v1/jobs?limit=0').expect(400)).body.errors[0].field).toBe('limit');
+      expect((await http().get('/v1/jobs?stage=done').expect(400)).body.errors[0].field).toBe('stage');
+      expect((await http().get('/v1/jobs?limit=5&offset=10').expect(200)).body).toMatchObject({ limit: 5, offset: 10 });
+    });
+  });
+
   describe('worker-backed actions', () => {
     it('answer 503 with the reason until a healthy heartbeat exists', async () => {
       const res = await http().post('/v1/pipeline/smoke').send({ activities: 1, holdMs: 0 }).expect(503);

@@ -5,6 +5,8 @@ import { JobctrlConfigModule, ResolvedConfig } from '@jobctrl/shared/config';
 import { DbModule } from '@jobctrl/shared/db';
 import { DiscoveryRuntimeController } from './controllers/discovery-runtime.controller';
 import { HealthController } from './controllers/health.controller';
+import { JobsController } from './controllers/jobs.controller';
+import { PipelineRunsController } from './controllers/pipeline-runs.controller';
 import { OperationsController } from './controllers/operations.controller';
 import { SettingsController } from './controllers/settings.controller';
 import { SmokeController } from './controllers/smoke.controller';
@@ -22,7 +24,7 @@ export class AppModule {
         OperationsModule,
         DiscoveryModule,
       ],
-      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SourcesController, SmokeController],
+      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SourcesController, PipelineRunsController, JobsController, SmokeController],
     };
   }
 }

@@ -7,6 +7,10 @@ import * as path from 'node:path';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as sqlite3 from 'sqlite3';
 
+// The board simulator is a test fixture server (plain JS).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startBoardSimulator } = require('../../fixtures/board-simulator.js') as typeof import('../../fixtures/board-simulator');
+
 const root = path.resolve(__dirname, '..', '..', '..');
 
 function freePort(): Promise<number> {
@@ -96,6 +100,8 @@ describe('npm start', () => {
         worker_activity_slots: 2,
         worker_heartbeat_interval_seconds: 1,
         worker_heartbeat_stale_seconds: 5,
+        host_min_spacing_ms: 0,
+        host_max_in_flight: 4,
       }),
     );
   });
@@ -144,6 +150,41 @@ describe('npm start', () => {
     );
     expect(done.result).toMatchObject({ completed: 6, maxObservedActive: 2, workers: [health.worker.newest.workerId] });
     expect(done.lifecycle).toEqual([expect.objectContaining({ workflowId, status: 'completed', workflowType: 'smokeWorkflow' })]);
+
+    // A discovery run through the API against the board simulator: sources, run, progress, jobs.
+    const sim = await startBoardSimulator({ seed: 3, jobsPerBoard: 8, families: [{ kind: 'greenhouse', token: 'acme' }, { kind: 'lever', token: 'globex' }] });
+    try {
+      for (const [kind, key, token] of [['greenhouse', 'board_token', 'acme'], ['lever', 'site', 'globex']]) {
+        const created = await api('/v1/sources', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind, name: token, config: { [key]: token, base_url: sim.url } }) });
+        expect(created.status).toBe(201);
+      }
+      const startedRun = await api('/v1/pipeline/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stages: ['discover', 'score'] }) });
+      expect(startedRun.status).toBe(202);
+      const { runId, workflowId: runWorkflowId } = (await startedRun.json()) as { runId: string; workflowId: string };
+      expect(runWorkflowId).toBe(`discover-${runId}`);
+      const seen: number[] = [];
+      const finished = await waitFor(
+        'the discovery run',
+        async () => {
+          const run = (await (await api(`/v1/pipeline/runs/${runId}`)).json()) as { state: string; progress: { completed: number; total: number }; familiesFailed: string[]; jobsDiscovered: number };
+          seen.push(run.progress.completed);
+          return run.state === 'completed' ? run : undefined;
+        },
+        90_000,
+      );
+      expect(finished).toMatchObject({ state: 'completed', familiesFailed: [], progress: { completed: 3, total: 3 } });
+      expect([...seen].sort((a, b) => a - b)).toEqual(seen); // progress never went back
+      const unique = sim.manifest().jobs.filter((j) => j.repostOf === null).length;
+      expect(finished.jobsDiscovered).toBe(unique);
+      const list = (await (await api(`/v1/jobs?runId=${runId}&limit=100`)).json()) as { total: number; items: Array<{ jobKey: string; idempotencyKey: string; title: string; sources: unknown[] }> };
+      expect(list.total).toBe(unique);
+      const detail = (await (await api(`/v1/jobs/${list.items[0].jobKey}`)).json()) as Record<string, unknown>;
+      expect(detail).toMatchObject({ jobKey: list.items[0].jobKey, idempotencyKey: list.items[0].idempotencyKey, title: expect.any(String), company: expect.any(String), url: expect.any(String) });
+      expect(detail).toHaveProperty('stage');
+      expect(detail).toHaveProperty('score');
+    } finally {
+      await sim.stop();
+    }
 
     // An invalid settings change is refused by name and leaves config.json as it was.
     const before = fs.readFileSync(configPath);

@@ -10,5 +10,5 @@ export type { TransactionMode, UnitOfWork } from './unit-of-work.runner';
 export { UnitOfWorkFactory } from './unit-of-work.factory';
 export { runMigrations, pendingMigrations } from './migration.runner';
 export type { MigrationRunOptions } from './migration.runner';
-export { ALL_MIGRATIONS, Foundation1764400000000, LifecycleProjections1764500000000 } from './migrations/migration.registry';
+export { ALL_MIGRATIONS } from './migrations/migration.registry';
 export { DbModule, DB_OPTIONS } from './db.module';

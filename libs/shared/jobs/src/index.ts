@@ -1,3 +1,4 @@
 export * from './discovery-run.repository';
 export * from './job.model';
 export * from './job.repository';
+export * from './pipeline-run.repository';
