@@ -3,11 +3,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
 import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
 import type { DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
-import { discoverWorkflowId, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { discoverWorkflowId, prepWorkflowId, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
 import { workerCapacity } from '@jobctrl/shared/temporal';
@@ -47,7 +47,7 @@ afterAll(async () => {
   await connection?.close();
 });
 
-async function setup(jobsPerBoard: number, opts: { maxParallelFamilies?: number; knobs?: object } = {}) {
+async function setup(jobsPerBoard: number, opts: { maxParallelFamilies?: number; knobs?: object; workflowBundle?: WorkerOptions['workflowBundle'] } = {}) {
   const sim = await startBoardSimulator({ seed: 7, jobsPerBoard, families: FAMILIES.map((f) => ({ ...f })), knobs: opts.knobs });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-discover-'));
   const databasePath = path.join(dir, 'jobctrl.sqlite');
@@ -69,7 +69,7 @@ async function setup(jobsPerBoard: number, opts: { maxParallelFamilies?: number;
     taskQueue,
     capacity: workerCapacity(6),
     uow,
-    workflowBundle: bundle,
+    workflowBundle: opts.workflowBundle ?? bundle,
     pipeline: { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100 },
   });
   const cleanup = async () => {
@@ -146,6 +146,74 @@ describe('DiscoverWorkflow against the board simulator', () => {
       expect(items.length).toBeGreaterThan(0);
     } finally {
       await s.cleanup();
+    }
+  });
+
+  it('max_parallel_families 1 runs families strictly one by one; 2 runs two at once', async () => {
+    const s = await setup(6, { knobs: { latencyMs: 120 } });
+    try {
+      await s.jw.worker.runUntil(async () => {
+        const peakFamilies = async (maxParallel: number) => {
+          await s.uow.run(({ manager }) => manager.query('UPDATE discovery_runtime_settings SET max_parallel_families = ?', [maxParallel]));
+          let peak = 0;
+          const sampler = setInterval(() => {
+            const running = s.jw.gauge.snapshot().detail.filter((d) => d.activityType === 'discoverySourceFamily').length;
+            peak = Math.max(peak, running);
+          }, 10);
+          const runId = randomUUID();
+          try {
+            const result: DiscoverWorkflowResult = await client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+            expect(result.familiesFailed).toEqual([]);
+          } finally {
+            clearInterval(sampler);
+          }
+          const run = await s.runs.get(runId);
+          expect((run?.plan as { maxParallelFamilies: number }).maxParallelFamilies).toBe(maxParallel);
+          return peak;
+        };
+        expect(await peakFamilies(1)).toBe(1);
+        expect(await peakFamilies(2)).toBe(2);
+      });
+    } finally {
+      await s.cleanup();
+    }
+  });
+
+  it('replays a history recorded before the terminal-handoff marker, and one recorded with it', async () => {
+    const v0 = await bundleWorkflowCode({
+      workflowsPath: path.join(__dirname, 'test-support', 'discover-v0.workflows.ts'),
+      webpackConfigHook: workflowsEntry().webpackConfigHook as never,
+    });
+    const markers = (h: Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>) =>
+      (h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length;
+
+    const old = await setup(4, { workflowBundle: v0 });
+    let oldHistory;
+    try {
+      const runId = randomUUID();
+      await old.jw.worker.runUntil(client.workflow.execute('discoverWorkflow', { taskQueue: old.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }));
+      oldHistory = await client.workflow.getHandle(discoverWorkflowId(runId)).fetchHistory();
+    } finally {
+      await old.cleanup();
+    }
+    expect(markers(oldHistory)).toBe(0);
+    // Today's code replays the old history deterministically (patched() is false there).
+    await Worker.runReplayHistory({ workflowBundle: bundle }, oldHistory);
+
+    const cur = await setup(4);
+    try {
+      const runId = randomUUID();
+      await cur.jw.worker.runUntil(client.workflow.execute('discoverWorkflow', { taskQueue: cur.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }));
+      const history = await client.workflow.getHandle(discoverWorkflowId(runId)).fetchHistory();
+      expect(markers(history)).toBe(1);
+      const marker = (history.events ?? []).find((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
+      const data = marker?.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+      expect(JSON.parse(Buffer.from(data as Uint8Array).toString('utf8'))).toMatchObject({ id: TERMINAL_HANDOFF_PATCH });
+      await Worker.runReplayHistory({ workflowBundle: bundle }, history);
+      // The pre-marker code cannot replay a history that has the marker: the guard is what keeps both working.
+      await expect(Worker.runReplayHistory({ workflowBundle: v0 }, history)).rejects.toThrow();
+    } finally {
+      await cur.cleanup();
     }
   });
 });

@@ -44,6 +44,14 @@ const enrichment = proxyActivities<EnrichmentActivities>({
  * terminal reconcile and score-only fan-out. Progress (families + terminal) only moves forward.
  */
 export async function discoverWorkflow(input: DiscoverWorkflowInput): Promise<DiscoverWorkflowResult> {
+  return runDiscovery(input, () => patched(TERMINAL_HANDOFF_PATCH));
+}
+
+/**
+ * The workflow body. `terminalHandoff` decides the terminal reconcile's input: the patch marker in
+ * production; replay tests pass the pre-marker behaviour to record an old history.
+ */
+export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff: () => boolean): Promise<DiscoverWorkflowResult> {
   const plan = await control.planDiscoverySources(input);
   const { runId } = plan;
   const familiesFailed: string[] = [];
@@ -85,7 +93,7 @@ export async function discoverWorkflow(input: DiscoverWorkflowInput): Promise<Di
       if (!isCancellation(err)) throw err;
     });
 
-    const terminal: DiscoveryEnrichmentResult = patched(TERMINAL_HANDOFF_PATCH)
+    const terminal: DiscoveryEnrichmentResult = terminalHandoff()
       ? await enrichment.discoveryEnrichment({ runId, mode: 'terminal', perJobHandoff: true, internalConcurrency: plan.internalConcurrency })
       : await enrichment.discoveryEnrichment({ runId, mode: 'terminal', perJobHandoff: false, internalConcurrency: plan.internalConcurrency });
     // Final score-only fan-out catches any start the handoffs missed and closes work planning.

@@ -1,4 +1,4 @@
 // The worker's single workflowsPath: every workflow is exported from here.
-export { discoverWorkflow } from './discover.workflow';
+export { discoverWorkflow, runDiscovery } from './discover.workflow';
 export { jobPreparationWorkflow } from './job-preparation.workflow';
 export { smokeWorkflow } from './smoke.workflow';
