@@ -8,7 +8,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as sqlite3 from 'sqlite3';
 
 // The board simulator is a test fixture server (plain JS).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @nx/enforce-module-boundaries
 const { startBoardSimulator } = require('../../fixtures/board-simulator.js') as typeof import('../../fixtures/board-simulator');
 
 const root = path.resolve(__dirname, '..', '..', '..');
