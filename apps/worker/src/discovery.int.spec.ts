@@ -12,6 +12,7 @@ import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from './create-worker';
+import { startPreparationWith } from './preparation-starter';
 
 // The simulator is a test fixture server (plain JS under tools/fixtures).
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -214,6 +215,27 @@ describe('DiscoverWorkflow against the board simulator', () => {
       await expect(Worker.runReplayHistory({ workflowBundle: v0 }, history)).rejects.toThrow();
     } finally {
       await cur.cleanup();
+    }
+  });
+
+  it('a start after the preparation completed does not run it again (one execution per job)', async () => {
+    const s = await setup(2);
+    try {
+      const runId = randomUUID();
+      await s.jw.worker.runUntil(async () => {
+        await client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+        const [job] = (await s.jobs.list({ limit: 1, offset: 0 })).items;
+        const handle = client.workflow.getHandle(prepWorkflowId(job.idempotencyKey));
+        await handle.result();
+        // Late handoffs and fan-outs for a job whose preparation already completed.
+        await startPreparationWith(client, s.taskQueue, job);
+        await startPreparationWith(client, s.taskQueue, job);
+        let runs = 0;
+        for await (const wf of client.workflow.list({ query: `WorkflowId = '${prepWorkflowId(job.idempotencyKey)}'` })) runs += wf.workflowId ? 1 : 0;
+        expect(runs).toBe(1);
+      });
+    } finally {
+      await s.cleanup();
     }
   });
 });

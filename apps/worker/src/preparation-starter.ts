@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { JobPreparationInput, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
 
 /**
@@ -9,16 +9,23 @@ import { JobPreparationInput, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '
  */
 export async function startPreparation(job: { jobKey: string; idempotencyKey: string }): Promise<void> {
   const ctx = Context.current();
+  await startPreparationWith(ctx.client, ctx.info.taskQueue, job);
+}
+
+export async function startPreparationWith(client: Client, taskQueue: string, job: { jobKey: string; idempotencyKey: string }): Promise<void> {
   const input: JobPreparationInput = { jobKey: job.jobKey, idempotencyKey: job.idempotencyKey, mode: 'score' };
   try {
-    await ctx.client.workflow.start(PREPARATION_WORKFLOW_TYPE, {
-      taskQueue: ctx.info.taskQueue,
+    await client.workflow.start(PREPARATION_WORKFLOW_TYPE, {
+      taskQueue,
       workflowId: prepWorkflowId(job.idempotencyKey),
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
+      // USE_EXISTING only covers a running execution; once it closed, a late handoff or fan-out must
+      // not start a second one. Only a failed preparation may be started again (by recovery).
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
     });
   } catch (err) {
-    // A closed execution with this id means the job was already prepared (reuse policy refuses it).
+    // A completed execution with this id: the job was already prepared (the reuse policy refuses it).
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
 }
