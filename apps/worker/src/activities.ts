@@ -1,8 +1,8 @@
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { HostPolicyHttpClient } from '@jobctrl/shared/http';
-import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
+import { DiscoveryRunRepository, JobRepository, LifecycleProjector } from '@jobctrl/shared/jobs';
 import type { ActivityGauge, CpuTaskPool, WorkerExecutors } from '@jobctrl/shared/temporal';
-import { createLifecycleActivities, createSmokeActivities, LifecycleProjector } from '@jobctrl/operations';
+import { createLifecycleActivities, createSmokeActivities } from '@jobctrl/operations';
 import { createDiscoveryActivities, DiscoveryRuntimeRepository, SourceRepository } from '@jobctrl/discovery';
 import { createEnrichmentActivities } from '@jobctrl/enrichment';
 import { createScoringActivities } from '@jobctrl/scoring';

@@ -3,8 +3,6 @@ import { WorkerHeartbeatEntity } from './worker-heartbeat.entity';
 export * from './eta.rules';
 export * from './heartbeat.writer';
 export * from './lifecycle.activities';
-export * from './lifecycle.projector';
-export * from './run-projection.rules';
 export * from './operations-snapshot.rules';
 export * from './operations-snapshot.service';
 export * from './operations.module';

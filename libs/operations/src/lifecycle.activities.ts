@@ -2,7 +2,7 @@ import type { LifecycleActivities, LifecycleEventInput, LifecycleEventResult } f
 import { lifecycleIdempotencyKey } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import type { BoundedExecutor } from '@jobctrl/shared/temporal';
-import type { LifecycleProjector } from './lifecycle.projector';
+import type { LifecycleProjector } from '@jobctrl/shared/jobs';
 
 export interface LifecycleActivityDeps {
   uow: UnitOfWorkFactory;

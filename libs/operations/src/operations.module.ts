@@ -7,7 +7,7 @@ import { OperationsSnapshotService } from './operations-snapshot.service';
 import { RemainingWorkRegistry } from './remaining-work.registry';
 import { TemporalClientModule } from '@jobctrl/shared/temporal';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { LifecycleProjector } from './lifecycle.projector';
+import { LifecycleProjector } from '@jobctrl/shared/jobs';
 
 /** Needs JobctrlConfigModule and DbModule (both global) from the app. */
 @Module({

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { SMOKE_WORKFLOW_TYPE, SmokeWorkflowInput, SmokeWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { TemporalClientService } from '@jobctrl/shared/temporal';
 import type { StartSmokeRunDto } from './smoke-run.dto';
-import { LifecycleProjector } from './lifecycle.projector';
-import type { RunProjection } from './run-projection.rules';
+import { LifecycleProjector } from '@jobctrl/shared/jobs';
+import type { RunProjection } from '@jobctrl/shared/jobs';
 
 export interface SmokeRunStatus {
   workflowId: string;

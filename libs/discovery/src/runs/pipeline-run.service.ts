@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, DiscoverWorkflowInput } from '@jobctrl/pipeline/contracts';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { DiscoveryRunRepository, PipelineRunRepository } from '@jobctrl/shared/jobs';
+import { DiscoveryRunRepository, LifecycleProjector, PipelineRunRepository } from '@jobctrl/shared/jobs';
 import { TemporalClientService } from '@jobctrl/shared/temporal';
 import type { StartPipelineRunDto } from './pipeline-run.dto';
 
@@ -29,6 +29,7 @@ export interface PipelineRunView {
 export class PipelineRunService {
   private readonly registry: PipelineRunRepository;
   private readonly runs: DiscoveryRunRepository;
+  private readonly lifecycle: LifecycleProjector;
 
   constructor(
     uow: UnitOfWorkFactory,
@@ -36,6 +37,7 @@ export class PipelineRunService {
   ) {
     this.registry = new PipelineRunRepository(uow);
     this.runs = new DiscoveryRunRepository(uow);
+    this.lifecycle = new LifecycleProjector(uow);
   }
 
   async start(dto: StartPipelineRunDto): Promise<{ runId: string; workflowId: string }> {
@@ -66,11 +68,16 @@ export class PipelineRunService {
     const run = await this.registry.get(runId);
     if (!run) throw new NotFoundException(`no run ${runId}`);
     const discovery = await this.runs.get(runId);
+    // The run's status is the projection of its canonical lifecycle events (refreshed first, so a
+    // refresh that failed earlier catches up); the discovery record adds progress and families.
+    await this.lifecycle.refresh();
+    const executions = await this.lifecycle.get(run.workflowId);
+    const latest = executions[executions.length - 1];
     return {
       runId,
       workflowId: run.workflowId,
       stages: run.stages,
-      state: discovery?.state ?? 'pending',
+      state: latest?.status ?? discovery?.state ?? 'pending',
       progress: discovery?.progress ?? { completed: 0, total: 0 },
       familiesFailed: discovery?.familiesFailed.map((f) => f.family) ?? [],
       familiesCompleted: discovery?.familiesCompleted ?? [],

@@ -16,6 +16,7 @@ import type {
   FamilyPlan,
 } from '@jobctrl/pipeline/contracts';
 import { TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
+import { recordLifecycle } from './lifecycle.helpers';
 
 // Each family is its own activity with its own timeout, heartbeat and retry policy: a family failure
 // is recorded and the run goes on to the next family.
@@ -52,6 +53,7 @@ export async function discoverWorkflow(input: DiscoverWorkflowInput): Promise<Di
  * production; replay tests pass the pre-marker behaviour to record an old history.
  */
 export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff: () => boolean): Promise<DiscoverWorkflowResult> {
+  await recordLifecycle('started', { runId: input.runId });
   const plan = await control.planDiscoverySources(input);
   const { runId } = plan;
   const familiesFailed: string[] = [];
@@ -99,13 +101,15 @@ export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff
     // Final score-only fan-out catches any start the handoffs missed and closes work planning.
     await control.fanOutPreparation({ runId, includePendingTailor: false });
     await control.finishDiscoveryRun({ runId, state: 'completed' });
-    return { runId, state: 'completed', familiesFailed, familiesCompleted, enriched: terminal.enriched };
+    const result: DiscoverWorkflowResult = { runId, state: 'completed', familiesFailed, familiesCompleted, enriched: terminal.enriched };
+    await recordLifecycle('completed', { ...result });
+    return result;
   } catch (err) {
-    if (isCancellation(err)) {
-      await CancellationScope.nonCancellable(() => control.finishDiscoveryRun({ runId, state: 'cancelled' }));
-    } else {
-      await CancellationScope.nonCancellable(() => control.finishDiscoveryRun({ runId, state: 'failed' }));
-    }
+    const state = isCancellation(err) ? 'cancelled' : 'failed';
+    await CancellationScope.nonCancellable(async () => {
+      await control.finishDiscoveryRun({ runId, state });
+      await recordLifecycle(state, { runId, familiesFailed, familiesCompleted, error: describe(err) });
+    });
     throw err;
   }
 }

@@ -1,6 +1,7 @@
-import { proxyActivities, proxyLocalActivities, workflowInfo, ApplicationFailure } from '@temporalio/workflow';
-import type { LifecycleActivities, SmokeActivities, SmokeHoldResult, SmokeWorkflowInput, SmokeWorkflowResult } from '@jobctrl/pipeline/contracts';
-import { LOCAL_CONTROL_TIMEOUTS, validateSmokeInput } from '@jobctrl/pipeline/contracts';
+import { proxyActivities, ApplicationFailure } from '@temporalio/workflow';
+import type { SmokeActivities, SmokeHoldResult, SmokeWorkflowInput, SmokeWorkflowResult } from '@jobctrl/pipeline/contracts';
+import { validateSmokeInput } from '@jobctrl/pipeline/contracts';
+import { recordLifecycle } from './lifecycle.helpers';
 
 const { smokeHold } = proxyActivities<SmokeActivities>({
   // The hold heartbeats; a worker that dies mid-hold is noticed within the heartbeat timeout.
@@ -9,33 +10,20 @@ const { smokeHold } = proxyActivities<SmokeActivities>({
   retry: { maximumAttempts: 3 },
 });
 
-// Lifecycle writes are short controls: they run in the local control lane, never behind model work.
-const { recordWorkflowLifecycle } = proxyLocalActivities<LifecycleActivities>({
-  ...LOCAL_CONTROL_TIMEOUTS,
-  retry: { maximumAttempts: 10, initialInterval: '1 second' },
-});
-
 export async function smokeWorkflow(input: SmokeWorkflowInput): Promise<SmokeWorkflowResult> {
   const errors = validateSmokeInput(input);
   if (errors.length > 0) {
     throw ApplicationFailure.nonRetryable(errors.join('; '), 'invalid_input');
   }
-  const info = workflowInfo();
-  const base = {
-    version: 1 as const,
-    tenant: input.tenant ?? 'local',
-    workflowId: info.workflowId,
-    runId: info.runId,
-    workflowType: info.workflowType,
-  };
-  await recordWorkflowLifecycle({ ...base, eventType: 'started', payload: { activities: input.activities } });
+  const tenant = input.tenant ?? 'local';
+  await recordLifecycle('started', { activities: input.activities }, tenant);
 
   const results = await Promise.all(
     Array.from({ length: input.activities }, (_, index) => smokeHold({ index, holdMs: input.holdMs })),
   );
   const result = foldSmokeResults(results);
 
-  await recordWorkflowLifecycle({ ...base, eventType: 'completed', payload: { ...result } });
+  await recordLifecycle('completed', { ...result }, tenant);
   return result;
 }
 

@@ -2,3 +2,5 @@ export * from './discovery-run.repository';
 export * from './job.model';
 export * from './job.repository';
 export * from './pipeline-run.repository';
+export * from './lifecycle.projector';
+export * from './run-projection.rules';

@@ -5,7 +5,7 @@ import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { BoundedExecutor } from '@jobctrl/shared/temporal';
 import type { LifecycleEventInput } from '@jobctrl/pipeline/contracts';
 import { createLifecycleActivities } from './lifecycle.activities';
-import { LifecycleProjector } from './lifecycle.projector';
+import { LifecycleProjector } from '@jobctrl/shared/jobs';
 
 let dir: string;
 let uow: UnitOfWorkFactory;
