@@ -73,31 +73,44 @@ function tail(file, lines = 25) {
 
 let devServer = null;
 
+function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops one part's whole process group: nx exits as soon as it forwards the signal, while the node
+ * process it started may still be draining, so we wait for the group to be empty, not for nx.
+ */
+async function stopGroup(child) {
+  const pgid = child.pid;
+  if (!groupAlive(pgid)) return;
+  try {
+    process.kill(-pgid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + 20_000;
+  while (groupAlive(pgid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  if (groupAlive(pgid)) {
+    console.error(`[jobctrl] process group ${pgid} did not stop in 20 s; killing it`);
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
 async function stopAll(code) {
   if (stopping) return;
   stopping = true;
   console.log('[jobctrl] stopping…');
-  await Promise.all(
-    children.map(
-      ({ child }) =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', resolve);
-          try {
-            process.kill(-child.pid, 'SIGTERM');
-          } catch {
-            return resolve();
-          }
-          setTimeout(() => {
-            try {
-              process.kill(-child.pid, 'SIGKILL');
-            } catch {
-              /* already gone */
-            }
-          }, 15_000).unref();
-        }),
-    ),
-  );
+  await Promise.all(children.map(({ child }) => stopGroup(child)));
   if (devServer) await devServer.stop();
   console.log('[jobctrl] stopped');
   process.exit(code);

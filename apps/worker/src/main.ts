@@ -25,7 +25,11 @@ if (!process.env['UV_THREADPOOL_SIZE']) process.env['UV_THREADPOOL_SIZE'] = Stri
 
 // Loaded only now, after the thread pool size is fixed.
 const { startWorker } = require('./bootstrap') as typeof import('./bootstrap');
-startWorker(config).catch((err: unknown) => {
-  console.error('jobctrl worker: stopped with an error:', err);
-  process.exit(1);
-});
+startWorker(config).then(
+  // Drained and closed in order; a lingering keep-alive socket must not keep a stopped worker alive.
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error('jobctrl worker: stopped with an error:', err);
+    process.exit(1);
+  },
+);
