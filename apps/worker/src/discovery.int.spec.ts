@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
 import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
@@ -13,13 +13,13 @@ import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from './create-worker';
 import { startPreparationWith } from './preparation-starter';
+import { openTestConnections, spawnWorkerApp, testTemporalAddress, TestConnections } from './test-support/temporal.harness';
 
 // The simulator is a test fixture server (plain JS under tools/fixtures).
 // eslint-disable-next-line @nx/enforce-module-boundaries
 const { startBoardSimulator } = require('../../../tools/fixtures/board-simulator.js') as typeof import('../../../tools/fixtures/board-simulator');
 
-const address = process.env['JOBCTRL_TEST_TEMPORAL_ADDRESS'];
-if (!address) throw new Error('JOBCTRL_TEST_TEMPORAL_ADDRESS is not set: run `npm test` or `npx nx test worker`');
+const address = testTemporalAddress();
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -32,23 +32,20 @@ const FAMILIES = [
 const CONFIG_KEY: Record<string, string> = { greenhouse: 'board_token', lever: 'site', ashby: 'board', smartrecruiters: 'company_id' };
 
 let bundle: WorkerOptions['workflowBundle'];
+let temporal: TestConnections;
 let connection: NativeConnection;
-let clientConnection: Connection;
 let client: Client;
 
 beforeAll(async () => {
   bundle = await bundleWorkflowCode({ workflowsPath: workflowsEntry().workflowsPath, webpackConfigHook: workflowsEntry().webpackConfigHook as never });
-  connection = await NativeConnection.connect({ address });
-  clientConnection = await Connection.connect({ address });
-  client = new Client({ connection: clientConnection, namespace: 'default' });
+  temporal = await openTestConnections(address);
+  ({ connection, client } = temporal);
 });
 
-afterAll(async () => {
-  await clientConnection?.close();
-  await connection?.close();
-});
+afterAll(() => temporal?.close());
 
-async function setup(jobsPerBoard: number, opts: { maxParallelFamilies?: number; knobs?: object; workflowBundle?: WorkerOptions['workflowBundle'] } = {}) {
+/** Simulator, database and sources (no worker). */
+async function setupData(jobsPerBoard: number, opts: { maxParallelFamilies?: number; knobs?: object } = {}) {
   const sim = await startBoardSimulator({ seed: 7, jobsPerBoard, families: FAMILIES.map((f) => ({ ...f })), knobs: opts.knobs });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-discover-'));
   const databasePath = path.join(dir, 'jobctrl.sqlite');
@@ -64,21 +61,27 @@ async function setup(jobsPerBoard: number, opts: { maxParallelFamilies?: number;
     await uow.run(({ manager }) => manager.query('UPDATE discovery_runtime_settings SET max_parallel_families = ?', [opts.maxParallelFamilies]));
   }
   const taskQueue = `test-${randomUUID()}`;
+  return { sim, dir, databasePath, uow, taskQueue, jobs: new JobRepository(uow), runs: new DiscoveryRunRepository(uow) };
+}
+
+/** setupData plus an in-process worker on the suite's bundle. */
+async function setup(jobsPerBoard: number, opts: { maxParallelFamilies?: number; knobs?: object; workflowBundle?: WorkerOptions['workflowBundle'] } = {}) {
+  const data = await setupData(jobsPerBoard, opts);
   const jw = await createJobctrlWorker({
     connection,
     namespace: 'default',
-    taskQueue,
+    taskQueue: data.taskQueue,
     capacity: workerCapacity(6),
-    uow,
+    uow: data.uow,
     workflowBundle: opts.workflowBundle ?? bundle,
     pipeline: { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100 },
   });
   const cleanup = async () => {
-    await sim.stop();
+    await data.sim.stop();
     await jw.cpu.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(data.dir, { recursive: true, force: true });
   };
-  return { sim, uow, taskQueue, jw, cleanup, jobs: new JobRepository(uow), runs: new DiscoveryRunRepository(uow) };
+  return { ...data, jw, cleanup };
 }
 
 async function prepWorkflowsOn(taskQueue: string): Promise<string[]> {
@@ -238,4 +241,60 @@ describe('DiscoverWorkflow against the board simulator', () => {
       await s.cleanup();
     }
   });
+
+  it('kill -9 of the worker mid-run, then a restart: the run completes with the same totals and no duplicates', async () => {
+    const data = await setupData(25, { knobs: { latencyMs: 40 } });
+    const configPath = path.join(data.dir, 'config.json');
+    fs.writeFileSync(
+      configPath,
+      JSON.stringify({
+        app_dir: '.',
+        database_path: data.databasePath,
+        worker_activity_slots: 6,
+        temporal_task_queue: data.taskQueue,
+        pipeline_internal_concurrency: 4,
+        host_min_spacing_ms: 0,
+        host_max_in_flight: 4,
+        worker_heartbeat_interval_seconds: 1,
+      }),
+    );
+    let worker = spawnWorkerApp(configPath, address);
+    try {
+      const runId = randomUUID();
+      const handle = await client.workflow.start('discoverWorkflow', { taskQueue: data.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+      // Kill the worker once families have committed jobs but before the run is over.
+      for (let i = 0; ; i++) {
+        const run = await data.runs.get(runId);
+        if (run && run.progress.completed >= 2) break;
+        if (i > 600) throw new Error(`the run never got going\n${worker.log()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect((await data.runs.get(runId))?.state).toBe('running');
+      worker.child.kill('SIGKILL');
+      await new Promise((r) => worker.child.once('exit', r));
+
+      worker = spawnWorkerApp(configPath, address);
+      const result = (await handle.result()) as DiscoverWorkflowResult;
+      expect(result).toMatchObject({ state: 'completed', familiesFailed: [] });
+
+      const unique = data.sim.manifest().jobs.filter((j) => j.repostOf === null);
+      const { items, total } = await data.jobs.list({ limit: 1000, offset: 0 });
+      expect(total).toBe(unique.length);
+      expect(await data.runs.get(runId)).toMatchObject({ state: 'completed', progress: { completed: 6, total: 6 }, jobsDiscovered: unique.length });
+      const expectedIds = items.map((j) => prepWorkflowId(j.idempotencyKey)).sort();
+      let ids: string[] = [];
+      for (let i = 0; i < 300; i++) {
+        ids = (await prepWorkflowsOn(data.taskQueue)).sort();
+        const scored = (await data.jobs.list({ stage: 'scored', limit: 1, offset: 0 })).total;
+        if (ids.length >= expectedIds.length && scored === unique.length) break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(ids).toEqual(expectedIds);
+      expect((await data.jobs.list({ stage: 'scored', limit: 1, offset: 0 })).total).toBe(unique.length);
+    } finally {
+      await worker.stop();
+      await data.sim.stop();
+      fs.rmSync(data.dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -2,9 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import * as sqlite3 from 'sqlite3';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, WorkerOptions } from '@temporalio/worker';
 import type { SmokeWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
@@ -19,18 +18,16 @@ import {
 } from '@jobctrl/operations';
 import { createJobctrlWorker, JobctrlWorker, workflowsEntry } from './create-worker';
 import { createProbeActivities } from './test-support/probe.activities';
+import { openTestConnections, spawnWorkerApp, testTemporalAddress, TestConnections } from './test-support/temporal.harness';
 
-const address = process.env['JOBCTRL_TEST_TEMPORAL_ADDRESS'];
-if (!address) {
-  throw new Error('JOBCTRL_TEST_TEMPORAL_ADDRESS is not set: run `npm test` or `npx nx test worker` (the jest globalSetup starts a Temporal dev server)');
-}
+const address = testTemporalAddress();
 
 // Expected activity failures (the tests provoke them) would otherwise flood the output.
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
 let bundle: WorkerOptions['workflowBundle'];
+let temporal: TestConnections;
 let connection: NativeConnection;
-let clientConnection: Connection;
 let client: Client;
 
 beforeAll(async () => {
@@ -39,15 +36,11 @@ beforeAll(async () => {
     workflowsPath: path.join(__dirname, 'test-support', 'test.workflows.ts'),
     webpackConfigHook: workflowsEntry().webpackConfigHook as never,
   });
-  connection = await NativeConnection.connect({ address });
-  clientConnection = await Connection.connect({ address });
-  client = new Client({ connection: clientConnection, namespace: 'default' });
+  temporal = await openTestConnections(address);
+  ({ connection, client } = temporal);
 });
 
-afterAll(async () => {
-  await clientConnection?.close();
-  await connection?.close();
-});
+afterAll(() => temporal?.close());
 
 
 interface Harness {
@@ -244,15 +237,7 @@ describe('jobctrl worker against a real Temporal dev server', () => {
       configPath,
       JSON.stringify({ app_dir: '.', database_path: databasePath, worker_activity_slots: 23, temporal_task_queue: taskQueue, worker_heartbeat_interval_seconds: 1 }),
     );
-    const root = path.resolve(__dirname, '..', '..', '..');
-    const other = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', path.join(__dirname, 'main.ts')], {
-      cwd: root,
-      env: { ...process.env, JOBCTRL_CONFIG: configPath, TEMPORAL_ADDRESS: address, TS_NODE_PROJECT: path.join(root, 'tsconfig.base.json') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let otherLog = '';
-    other.stdout?.on('data', (d) => (otherLog += d));
-    other.stderr?.on('data', (d) => (otherLog += d));
+    const other = spawnWorkerApp(configPath, address);
 
     const a = await newWorker(taskQueue, 2, uow);
     const writer = heartbeatWriter(a, taskQueue, databasePath, uow, 2);
@@ -263,7 +248,7 @@ describe('jobctrl worker against a real Temporal dev server', () => {
       writer.start();
       await a.worker.runUntil(async () => {
         await until('the second worker to heartbeat', async () => ((await readModel()).workers.length === 2 ? true : undefined), 90_000).catch((err) => {
-          throw new Error(`${(err as Error).message}\n--- second worker ---\n${otherLog}`);
+          throw new Error(`${(err as Error).message}\n--- second worker ---\n${other.log()}`);
         });
         const handle = await client.workflow.start('smokeWorkflow', { taskQueue, workflowId: `smoke-${randomUUID()}`, args: [{ activities: 25, holdMs: 5_000 }] });
         const busy = await until('25 active slots in the read model', async () => {
@@ -286,8 +271,7 @@ describe('jobctrl worker against a real Temporal dev server', () => {
       });
     } finally {
       await writer.stop();
-      other.kill('SIGTERM');
-      await new Promise((r) => (other.exitCode !== null ? r(null) : other.once('exit', r)));
+      await other.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

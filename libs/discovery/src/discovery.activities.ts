@@ -122,6 +122,7 @@ async function crawlSource(
     let batch: DiscoveredPosting[] = [];
     for await (const posting of iterable) {
       batch.push(posting);
+      beat(total + batch.length); // throttled by the SDK; keeps a slow board from looking dead
       if (batch.length >= COMMIT_BATCH) {
         await commit(batch);
         batch = [];

@@ -22,7 +22,8 @@ import { recordLifecycle } from './lifecycle.helpers';
 // is recorded and the run goes on to the next family.
 const family = proxyActivities<Pick<DiscoveryActivities, 'discoverySourceFamily'>>({
   startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '2 minutes',
+  // A dead worker's family is retried elsewhere after this long; the family heartbeats per posting.
+  heartbeatTimeout: '30 seconds',
   retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['malformed_response', 'source_config_invalid'] },
 });
 
@@ -34,7 +35,7 @@ const control = proxyActivities<Omit<DiscoveryActivities, 'discoverySourceFamily
 // The live consumer runs for the whole crawl; it heartbeats while polling, so a cancel reaches it.
 const enrichment = proxyActivities<EnrichmentActivities>({
   startToCloseTimeout: '2 hours',
-  heartbeatTimeout: '1 minute',
+  heartbeatTimeout: '30 seconds',
   retry: { maximumAttempts: 3, initialInterval: '5 seconds' },
 });
 

@@ -2,7 +2,7 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { JobPreparationInput, JobPreparationResult, ScoringActivities } from '@jobctrl/pipeline/contracts';
 
 const scoring = proxyActivities<ScoringActivities>({
-  startToCloseTimeout: '5 minutes',
+  startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 5, initialInterval: '2 seconds' },
 });
 

@@ -1,0 +1,61 @@
+import * as path from 'node:path';
+import { ChildProcess, spawn } from 'node:child_process';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+
+/** The dev server of this test run (started by the jest globalSetup or by `npm test`). */
+export function testTemporalAddress(): string {
+  const address = process.env['JOBCTRL_TEST_TEMPORAL_ADDRESS'];
+  if (!address) {
+    throw new Error('JOBCTRL_TEST_TEMPORAL_ADDRESS is not set: run `npm test` or `npx nx test worker` (the jest globalSetup starts a Temporal dev server)');
+  }
+  return address;
+}
+
+export interface TestConnections {
+  connection: NativeConnection;
+  client: Client;
+  close(): Promise<void>;
+}
+
+export async function openTestConnections(address: string): Promise<TestConnections> {
+  const connection = await NativeConnection.connect({ address });
+  const clientConnection = await Connection.connect({ address });
+  return {
+    connection,
+    client: new Client({ connection: clientConnection, namespace: 'default' }),
+    async close() {
+      await clientConnection.close();
+      await connection.close();
+    },
+  };
+}
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  log: () => string;
+  /** SIGTERM and wait for the exit. */
+  stop(): Promise<void>;
+}
+
+/** The real worker app (apps/worker/src/main.ts) in its own process, as `nx serve worker` runs it. */
+export function spawnWorkerApp(configPath: string, temporalAddress: string): WorkerProcess {
+  const root = path.resolve(__dirname, '..', '..', '..', '..');
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', path.join(__dirname, '..', 'main.ts')], {
+    cwd: root,
+    env: { ...process.env, JOBCTRL_CONFIG: configPath, TEMPORAL_ADDRESS: temporalAddress, TS_NODE_PROJECT: path.join(root, 'tsconfig.base.json') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (d) => (log += d));
+  child.stderr?.on('data', (d) => (log += d));
+  return {
+    child,
+    log: () => log,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
