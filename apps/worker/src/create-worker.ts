@@ -38,6 +38,8 @@ export interface JobctrlWorker {
   gauge: ActivityGauge;
   executors: WorkerExecutors;
   cpu: CpuTaskPool;
+  /** Releases what the worker holds besides Temporal: worker threads and the browser. */
+  close(): Promise<void>;
 }
 
 export function workflowsEntry(): { workflowsPath: string; webpackConfigHook: ReturnType<typeof tsconfigPathsWebpackHook> } {
@@ -64,6 +66,15 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
   // CPU-heavy stage work (HTML parsing) runs on worker threads, bounded like the stage executors.
   const cpu = new CpuTaskPool({ width: opts.capacity.executorWidth });
   const entry = workflowsEntry();
+  const built = buildActivities({
+    uow: opts.uow,
+    executors,
+    gauge,
+    cpu,
+    workerIdentity: identity,
+    pipeline: opts.pipeline ?? { internalConcurrency: 2, hostPolicy: { minSpacingMs: 2000, maxInFlightPerHost: 1 } },
+    log: (m) => console.warn(`[worker] ${m}`),
+  });
   const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
@@ -73,15 +84,7 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
       ? { workflowBundle: opts.workflowBundle }
       : { workflowsPath: entry.workflowsPath, bundlerOptions: { webpackConfigHook: entry.webpackConfigHook as never } }),
     activities: {
-      ...buildActivities({
-        uow: opts.uow,
-        executors,
-        gauge,
-        cpu,
-        workerIdentity: identity,
-        pipeline: opts.pipeline ?? { internalConcurrency: 2, hostPolicy: { minSpacingMs: 2000, maxInFlightPerHost: 1 } },
-        log: (m) => console.warn(`[worker] ${m}`),
-      }),
+      ...built.activities,
       ...(opts.extraActivities?.({ gauge, executors }) ?? {}),
     },
     maxConcurrentActivityTaskExecutions: opts.capacity.remoteActivitySlots,
@@ -91,5 +94,9 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
     },
     shutdownGraceTime: '10 seconds',
   });
-  return { worker, identity, gauge, executors, cpu };
+  const close = async () => {
+    await built.close();
+    await cpu.close();
+  };
+  return { worker, identity, gauge, executors, cpu, close };
 }

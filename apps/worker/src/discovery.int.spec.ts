@@ -74,11 +74,11 @@ async function setup(jobsPerBoard: number, opts: { maxParallelFamilies?: number;
     capacity: workerCapacity(6),
     uow: data.uow,
     workflowBundle: opts.workflowBundle ?? bundle,
-    pipeline: { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100 },
+    pipeline: { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100, browserExecutablePath: '/usr/bin/chromium' },
   });
   const cleanup = async () => {
     await data.sim.stop();
-    await jw.cpu.close();
+    await jw.close();
     fs.rmSync(data.dir, { recursive: true, force: true });
   };
   return { ...data, jw, cleanup };
@@ -112,6 +112,9 @@ describe('DiscoverWorkflow against the board simulator', () => {
         expect(items.filter((j) => j.enrichmentStatus === 'robots_blocked').length).toBe(manifest.jobs.filter((j) => j.private && j.repostOf === null).length);
         expect(Object.keys(s.sim.stats().requests).some((p) => p.startsWith('/private/'))).toBe(false);
         expect(items.filter((j) => j.enrichmentMethod === 'json_ld').length).toBeGreaterThan(0);
+      // Pages that render only with JavaScript were read through the bounded Chromium.
+      const jsPages = manifest.jobs.filter((j) => j.detailKind === 'js' && !j.private && j.repostOf === null).length;
+      expect(items.filter((j) => j.enrichmentMethod === 'browser' && j.enrichmentStatus === 'enriched').length).toBe(jsPages);
 
         const run = await s.runs.get(runId);
         expect(run).toMatchObject({ state: 'completed', progress: { completed: 6, total: 6 }, jobsDiscovered: unique.length, familiesFailed: [] });

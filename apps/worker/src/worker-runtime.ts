@@ -32,7 +32,11 @@ export class WorkerRuntime {
         taskQueue: temporal.taskQueue,
         capacity,
         uow: this.uow,
-        pipeline: { internalConcurrency: this.config.pipelineInternalConcurrency, hostPolicy: this.config.hostPolicy },
+        pipeline: {
+          internalConcurrency: this.config.pipelineInternalConcurrency,
+          hostPolicy: this.config.hostPolicy,
+          browserExecutablePath: this.config.browserExecutablePath,
+        },
       });
       const { identity, gauge, executors } = jw;
       const startedAt = Date.now();
@@ -75,7 +79,7 @@ export class WorkerRuntime {
       await jw.worker.run();
     } finally {
       await writer?.stop();
-      if (jw) await Promise.all([jw.executors.temporalSync.shutdown(), jw.executors.blockingStage.shutdown(), jw.cpu.close()]);
+      if (jw) await Promise.all([jw.executors.temporalSync.shutdown(), jw.executors.blockingStage.shutdown(), jw.close()]);
       await connection.close();
       this.logger.log('worker stopped');
     }

@@ -5,11 +5,14 @@ import type { HttpClient } from '@jobctrl/shared/http';
 import type { EnrichmentStatus, JobRepository } from '@jobctrl/shared/jobs';
 import type { CpuTaskPool } from '@jobctrl/shared/temporal';
 import type { DetailPageParse } from './detail-page.parser';
+import type { PageRenderer } from './chromium.renderer';
 
 export interface EnrichmentActivityDeps {
   jobs: JobRepository;
   http: HttpClient;
   cpu: CpuTaskPool;
+  /** Chromium for pages that render their content with JavaScript; without it such pages keep the source's text. */
+  renderer?: PageRenderer;
   /** Starts prep-{idempotency_key} with USE_EXISTING (composed by the worker app). */
   startPreparation: (job: { jobKey: string; idempotencyKey: string }) => Promise<void>;
   pollIntervalMs?: number;
@@ -77,11 +80,15 @@ async function enrichOne(
   try {
     const html = await deps.http.getText(url, { signal });
     const parsed = await deps.cpu.run<string, DetailPageParse>(PARSER, 'parseDetailPage', html, { signal });
-    if (parsed.method === 'needs_browser') {
-      // Browser rendering (bounded Chromium) is not wired yet: the job goes on with the source's text.
-      return { status: 'failed', method: parsed.method, error: 'page renders its content with JavaScript; browser enrichment not available' };
+    if (parsed.method !== 'needs_browser') return { status: 'enriched', method: parsed.method, descriptionText: parsed.descriptionText };
+    if (!deps.renderer) {
+      return { status: 'failed', method: parsed.method, error: 'page renders its content with JavaScript and no browser is configured' };
     }
-    return { status: 'enriched', method: parsed.method, descriptionText: parsed.descriptionText };
+    // The host policy admitted this URL above (robots, politeness); only then may the browser load it.
+    const rendered = await deps.renderer.render(url, { signal });
+    const again = await deps.cpu.run<string, DetailPageParse>(PARSER, 'parseDetailPage', rendered, { signal });
+    if (again.method === 'needs_browser') return { status: 'failed', method: 'browser', error: 'page had no readable content even after rendering' };
+    return { status: 'enriched', method: 'browser', descriptionText: again.descriptionText };
   } catch (err) {
     if (signal.aborted) throw err;
     const e = err as { code?: string; retryable?: boolean; message?: string };

@@ -1,0 +1,85 @@
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ChromiumRenderer } from './chromium.renderer';
+
+const CHROMIUM = '/usr/bin/chromium';
+if (!fs.existsSync(CHROMIUM)) {
+  throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium (the enrichment browser tests need it; never npx playwright install)`);
+}
+
+const TEXT = 'Design resilient APIs in TypeScript and run PostgreSQL at scale.';
+let server: http.Server;
+let other: http.Server;
+let base: string;
+let otherHits = 0;
+let inFlight = 0;
+let peakInFlight = 0;
+const hits: string[] = [];
+
+let OTHER = '';
+
+beforeAll(async () => {
+  // Another origin (another port): the renderer must never request it.
+  other = http.createServer((_req, res) => {
+    otherHits += 1;
+    res.end('');
+  });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  OTHER = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  server = http.createServer((req, res) => {
+    hits.push(req.url ?? '');
+    if (req.url === '/slow') {
+      inFlight += 1;
+      peakInFlight = Math.max(peakInFlight, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        res.end(`<html><body><p>slow</p></body></html>`);
+      }, 300);
+      return;
+    }
+    res.setHeader('content-type', 'text/html');
+    res.end(`<html><body><div id="app"></div>
+      <img src="${OTHER}/tracker.gif">
+      <script>document.getElementById('app').innerHTML = '<p>' + atob('${Buffer.from(TEXT).toString('base64')}') + '</p>';</script></body></html>`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  await new Promise((r) => other.close(r));
+});
+
+describe('ChromiumRenderer', () => {
+  it('returns the DOM after scripts ran, and never loads another origin', async () => {
+    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 2 });
+    try {
+      const html = await renderer.render(`${base}/job`);
+      expect(html).toContain(TEXT);
+      expect(otherHits).toBe(0);
+      expect(renderer.stats()).toMatchObject({ launched: true, activePages: 0 });
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('renders at most maxPages pages at once', async () => {
+    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1 });
+    try {
+      peakInFlight = 0;
+      await Promise.all([renderer.render(`${base}/slow`), renderer.render(`${base}/slow`), renderer.render(`${base}/slow`)]);
+      expect(peakInFlight).toBe(1);
+      expect(renderer.stats().peakPages).toBe(1);
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('says how to install Chromium when the executable is missing', async () => {
+    const renderer = new ChromiumRenderer({ executablePath: '/nonexistent/chromium', maxPages: 1 });
+    await expect(renderer.render(`${base}/job`)).rejects.toThrow(/apt-get install chromium/);
+    await renderer.close();
+  });
+});

@@ -1,0 +1,85 @@
+import { chromium, Browser } from 'playwright-core';
+import { BoundedExecutor } from '@jobctrl/shared/temporal';
+
+/** Renders a page whose content only exists after its scripts ran. */
+export interface PageRenderer {
+  render(url: string, opts?: { signal?: AbortSignal }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface ChromiumRendererOptions {
+  executablePath: string;
+  /** pipeline_internal_concurrency: pages rendering at once in this worker. */
+  maxPages: number;
+  timeoutMs?: number;
+}
+
+// As root on these machines Chromium needs --no-sandbox; the network flags keep it from calling home
+// (there is no outside network, and its background requests would only fail and slow it down).
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+
+/**
+ * Browser rendering for enrichment, with hard resource bounds: ONE Chromium process per worker
+ * (launched on first use; each is 300–600 MB, the spec's first-class risk), at most `maxPages`
+ * pages at once, each in a fresh incognito context that is closed after use. A page may only load
+ * resources from its own origin, so rendering cannot reach hosts the host policy did not admit.
+ * Cancellation closes the page's context, which aborts its navigation.
+ */
+export class ChromiumRenderer implements PageRenderer {
+  private browser: Promise<Browser> | null = null;
+  private readonly slots: BoundedExecutor;
+  private active = 0;
+  private peak = 0;
+
+  constructor(private readonly options: ChromiumRendererOptions) {
+    this.slots = new BoundedExecutor('browser-pages', options.maxPages, { graceMs: 2_000 });
+  }
+
+  stats(): { activePages: number; peakPages: number; launched: boolean } {
+    return { activePages: this.active, peakPages: this.peak, launched: this.browser !== null };
+  }
+
+  render(url: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
+    return this.slots.run(async (signal) => {
+      const browser = await this.launch();
+      const context = await browser.newContext({ javaScriptEnabled: true });
+      const onAbort = () => void context.close().catch(() => undefined);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.active += 1;
+      this.peak = Math.max(this.peak, this.active);
+      try {
+        const origin = new URL(url).origin;
+        const page = await context.newPage();
+        await page.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
+        await page.goto(url, { waitUntil: 'load', timeout: this.options.timeoutMs ?? 20_000 });
+        // Let inline scripts that run after load settle before reading the DOM.
+        await page.waitForLoadState('networkidle', { timeout: 2_000 }).catch(() => undefined);
+        return await page.content();
+      } finally {
+        this.active -= 1;
+        signal.removeEventListener('abort', onAbort);
+        await context.close().catch(() => undefined);
+      }
+    }, opts);
+  }
+
+  async close(): Promise<void> {
+    await this.slots.shutdown();
+    const browser = this.browser;
+    this.browser = null;
+    if (browser) await (await browser).close().catch(() => undefined);
+  }
+
+  private launch(): Promise<Browser> {
+    if (!this.browser) {
+      this.browser = chromium.launch({ executablePath: this.options.executablePath, args: CHROMIUM_ARGS, headless: true }).catch((err: unknown) => {
+        this.browser = null;
+        throw new Error(
+          `could not start Chromium at ${this.options.executablePath} (browser_executable_path): ${err instanceof Error ? err.message : String(err)}. ` +
+            'Install it with `apt-get install chromium` (never `npx playwright install`).',
+        );
+      });
+    }
+    return this.browser;
+  }
+}

@@ -1,0 +1,72 @@
+import { parseArgs } from 'node:util';
+
+export type PhaseName = 'streaming' | 'batch';
+
+export interface BenchOptions {
+  /** Board families (first F of greenhouse, lever, ashby, smartrecruiters). */
+  families: number;
+  /** Postings per board (the simulator's jobsPerBoard). */
+  jobs: number;
+  /** Simulator latency for every request (boards, detail pages, robots.txt). */
+  latencyMs: number;
+  /** Remote activity slots of each worker; also bounds the baseline's scoreJob calls. */
+  slots: number;
+  seed: number;
+  /** Give up on one ordering after this long. */
+  timeoutS: number;
+  /** Which ordering runs first (the second one runs in a warmed-up process). */
+  order: [PhaseName, PhaseName];
+}
+
+export const USAGE = `Usage: npm run bench:discover -- [flags]
+
+Time to first score (TTFS) and total time of DiscoverWorkflow (streaming, the product) vs. the same
+activities in strict batch order, against one board simulator and a fresh SQLite database each.
+
+  --families N      board families, 1..4 (greenhouse, lever, ashby, smartrecruiters)   default 4
+  --jobs K          postings per board                                               default 50
+  --latency-ms MS   simulator latency per request                                    default 50
+  --slots S         worker remote activity slots; batch scoreJob concurrency         default 4
+  --seed N          simulator seed                                                   default 1
+  --timeout-s S     give up on one ordering after S seconds                          default 240
+  --order ORDER     streaming-first | batch-first                                    default streaming-first
+  -h, --help        this text
+
+Progress goes to stderr; the last stdout line is one JSON object with the results.`;
+
+export class UsageError extends Error {}
+
+export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      families: { type: 'string', default: '4' },
+      jobs: { type: 'string', default: '50' },
+      'latency-ms': { type: 'string', default: '50' },
+      slots: { type: 'string', default: '4' },
+      seed: { type: 'string', default: '1' },
+      'timeout-s': { type: 'string', default: '240' },
+      order: { type: 'string', default: 'streaming-first' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return 'help';
+  const int = (name: string, raw: string | undefined, min: number, max: number): number => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer in ${min}..${max}, got ${JSON.stringify(raw)}`);
+    return n;
+  };
+  const order = values.order;
+  if (order !== 'streaming-first' && order !== 'batch-first') throw new UsageError(`--order must be streaming-first or batch-first, got ${JSON.stringify(order)}`);
+  return {
+    families: int('families', values.families, 1, 4),
+    jobs: int('jobs', values.jobs, 1, 1000),
+    latencyMs: int('latency-ms', values['latency-ms'], 0, 10_000),
+    slots: int('slots', values.slots, 1, 64),
+    seed: int('seed', values.seed, 0, 2 ** 31 - 1),
+    timeoutS: int('timeout-s', values['timeout-s'], 1, 3600),
+    order: order === 'streaming-first' ? ['streaming', 'batch'] : ['batch', 'streaming'],
+  };
+}
