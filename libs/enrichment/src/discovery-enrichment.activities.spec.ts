@@ -1,0 +1,123 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import type { HttpClient } from '@jobctrl/shared/http';
+import { RobotsBlockedError } from '@jobctrl/shared/http';
+import { JobRepository, ObservedPosting } from '@jobctrl/shared/jobs';
+import { CpuTaskPool } from '@jobctrl/shared/temporal';
+import { createEnrichmentActivities } from './discovery-enrichment.activities';
+
+const PAGE = (title: string) =>
+  `<html><head><script type="application/ld+json">{"@type":"JobPosting","title":"${title}","description":"<p>Build the platform.</p>"}</script></head><body></body></html>`;
+
+/** A scripted HttpClient: per URL, a page or an error; counts calls. */
+class ScriptedHttp implements HttpClient {
+  readonly calls = new Map<string, number>();
+  constructor(private readonly script: Record<string, string | Error>) {}
+  async getJson<T>(): Promise<T> {
+    throw new Error('not used');
+  }
+  async getText(url: string): Promise<string> {
+    this.calls.set(url, (this.calls.get(url) ?? 0) + 1);
+    const answer = this.script[url];
+    if (answer === undefined) throw new Error(`unexpected request ${url}`);
+    if (answer instanceof Error) throw answer;
+    return answer;
+  }
+}
+
+function retryable503(url: string): Error {
+  return Object.assign(new Error(`503 from ${url}`), { code: 'http_status', retryable: true });
+}
+
+let dir: string;
+let jobs: JobRepository;
+let cpu: CpuTaskPool;
+
+beforeAll(() => {
+  cpu = new CpuTaskPool({ width: 2 });
+});
+afterAll(() => cpu.close());
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-enrich-'));
+  const databasePath = path.join(dir, 'jobctrl.sqlite');
+  await runMigrations({ databasePath });
+  jobs = new JobRepository(new UnitOfWorkFactory({ databasePath, entities: [] }));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function posting(key: string): ObservedPosting {
+  return {
+    jobKey: key, idempotencyKey: `v1-${key}`, contentKey: `c_${key}`, canonicalUrl: `https://b.test/${key}`, sourceId: 's', sourceKind: 'greenhouse',
+    externalId: key, title: key, company: 'Acme', location: null, remote: null, url: `https://b.test/${key}`, applyUrl: null,
+    descriptionHtml: null, descriptionText: null, postedAt: null, salaryText: null, employmentType: null, tags: [],
+  };
+}
+
+describe('discoveryEnrichment', () => {
+  it('terminal: enriches pending jobs from JSON-LD and hands each to its preparation once', async () => {
+    await jobs.recordObservations('r1', 'f', [posting('j_a'), posting('j_b')]);
+    const handed: string[] = [];
+    const { discoveryEnrichment } = createEnrichmentActivities({
+      jobs,
+      cpu,
+      http: new ScriptedHttp({ 'https://b.test/j_a': PAGE('A'), 'https://b.test/j_b': PAGE('B') }),
+      startPreparation: async (j) => void handed.push(j.idempotencyKey),
+    });
+    const result = await new MockActivityEnvironment().run(discoveryEnrichment, { runId: 'r1', mode: 'terminal' as const, perJobHandoff: true, internalConcurrency: 2 });
+    expect(result).toEqual({ enriched: 2, failed: 0, handedOff: 2 });
+    expect(handed.sort()).toEqual(['v1-j_a', 'v1-j_b']);
+    expect(await jobs.get('j_a')).toMatchObject({ stage: 'pending_score', enrichmentStatus: 'enriched', enrichmentMethod: 'json_ld', descriptionText: 'Build the platform.' });
+  });
+
+  it('re-admits robots-blocked and retryable-failed rows once per activity lifetime; non-retryable failures stay out', async () => {
+    await jobs.recordObservations('r1', 'f', [posting('j_robots'), posting('j_flaky'), posting('j_dead')]);
+    await jobs.recordEnrichment('j_robots', { status: 'robots_blocked' });
+    await jobs.recordEnrichment('j_flaky', { status: 'failed_retryable' });
+    await jobs.recordEnrichment('j_dead', { status: 'failed' });
+    const http = new ScriptedHttp({
+      'https://b.test/j_robots': new RobotsBlockedError('https://b.test/j_robots', 'disallowed'),
+      'https://b.test/j_flaky': retryable503('https://b.test/j_flaky'),
+    });
+    const { discoveryEnrichment } = createEnrichmentActivities({ jobs, cpu, http, startPreparation: async () => undefined });
+    const input = { runId: 'r1', mode: 'terminal' as const, perJobHandoff: false, internalConcurrency: 2 };
+    await new MockActivityEnvironment().run(discoveryEnrichment, input);
+    expect(Object.fromEntries(http.calls)).toEqual({ 'https://b.test/j_robots': 1, 'https://b.test/j_flaky': 1 });
+    // A new activity lifetime admits them once more.
+    await new MockActivityEnvironment().run(discoveryEnrichment, input);
+    expect(Object.fromEntries(http.calls)).toEqual({ 'https://b.test/j_robots': 2, 'https://b.test/j_flaky': 2 });
+    expect((await jobs.get('j_flaky'))?.stage).toBe('pending_enrichment');
+  });
+
+  it('a failed per-job handoff is logged and left to the fan-out backstop, not an enrichment failure', async () => {
+    await jobs.recordObservations('r1', 'f', [posting('j_a')]);
+    const logs: string[] = [];
+    const { discoveryEnrichment } = createEnrichmentActivities({
+      jobs,
+      cpu,
+      http: new ScriptedHttp({ 'https://b.test/j_a': PAGE('A') }),
+      startPreparation: async () => Promise.reject(new Error('temporal unavailable')),
+      log: (m) => logs.push(m),
+    });
+    const result = await new MockActivityEnvironment().run(discoveryEnrichment, { runId: 'r1', mode: 'terminal' as const, perJobHandoff: true, internalConcurrency: 1 });
+    expect(result).toEqual({ enriched: 1, failed: 0, handedOff: 0 });
+    expect(logs[0]).toContain('fan-out backstop');
+    expect((await jobs.selectPendingPreparation({ runId: 'r1', includePendingTailor: false })).map((j) => j.jobKey)).toEqual(['j_a']);
+  });
+
+  it('live: keeps polling for newly committed jobs until cancelled', async () => {
+    const http = new ScriptedHttp({ 'https://b.test/j_late': PAGE('Late') });
+    const { discoveryEnrichment } = createEnrichmentActivities({ jobs, cpu, http, startPreparation: async () => undefined, pollIntervalMs: 50 });
+    const env = new MockActivityEnvironment();
+    const live = env.run(discoveryEnrichment, { runId: 'r1', mode: 'live' as const, perJobHandoff: false, internalConcurrency: 1 });
+    await new Promise((r) => setTimeout(r, 200));
+    await jobs.recordObservations('r1', 'f', [posting('j_late')]);
+    for (let i = 0; i < 100 && (await jobs.get('j_late'))?.enrichmentStatus !== 'enriched'; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await jobs.get('j_late'))?.enrichmentStatus).toBe('enriched');
+    env.cancel();
+    await expect(live).rejects.toThrow();
+  });
+});
