@@ -29,7 +29,7 @@ export class SourceService {
       name: dto.name,
       family: dto.family ?? dto.kind,
       enabled: dto.enabled ?? true,
-      config: JSON.stringify(validateConfig(dto.kind, dto.config)),
+      config: JSON.stringify(checkedConfig(dto.kind, dto.config)),
       createdAt: now,
       updatedAt: now,
     });
@@ -46,7 +46,7 @@ export class SourceService {
       name: dto.name ?? current.name,
       family: dto.family ?? current.family,
       enabled: dto.enabled ?? current.enabled,
-      config: dto.config === undefined ? current.config : JSON.stringify(validateConfig(current.kind as SourceKind, dto.config)),
+      config: dto.config === undefined ? current.config : JSON.stringify(checkedConfig(current.kind as SourceKind, dto.config)),
       updatedAt: now,
     });
     await this.saveOrConflict(next);
@@ -70,9 +70,15 @@ export class SourceService {
   }
 }
 
-function validateConfig(kind: SourceKind, config: unknown): unknown {
+/**
+ * Validates with the adapter and returns the config AS SENT: the adapter's resolved form (defaults,
+ * derived fields) is recomputed at crawl time, so a stored config always re-validates and later
+ * default changes reach sources that never set the key.
+ */
+function checkedConfig(kind: SourceKind, config: Record<string, unknown>): Record<string, unknown> {
   try {
-    return SOURCE_ADAPTERS[kind].validateConfig(config);
+    SOURCE_ADAPTERS[kind].validateConfig(config);
+    return config;
   } catch (err) {
     if (err instanceof SourceConfigError) {
       throw new BadRequestException({

@@ -1,0 +1,105 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { HostPolicyHttpClient } from '@jobctrl/shared/http';
+import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
+import { useBoardSimulator } from './adapters/testing/board-simulator.testing';
+import type { FamilyOutcome } from '@jobctrl/pipeline/contracts';
+import { createDiscoveryActivities } from './discovery.activities';
+import { DiscoveryRuntimeRepository } from './discovery-runtime.repository';
+import { DiscoveryRuntimeSettingsEntity } from './discovery-runtime-settings.entity';
+import { SourceEntity } from './sources/source.entity';
+import { SourceRepository } from './sources/source.repository';
+import { SourceService } from './sources/source.service';
+
+const sim = useBoardSimulator({ seed: 5, jobsPerBoard: 12, families: [{ kind: 'greenhouse', token: 'acme' }, { kind: 'aggregator', token: 'jobsearch' }] });
+
+let dir: string;
+let uow: UnitOfWorkFactory;
+let sources: SourceService;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-disc-'));
+  const databasePath = path.join(dir, 'jobctrl.sqlite');
+  await runMigrations({ databasePath });
+  uow = new UnitOfWorkFactory({ databasePath, entities: [SourceEntity, DiscoveryRuntimeSettingsEntity] });
+  sources = new SourceService(new SourceRepository(uow));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function activities(started: string[] = []) {
+  return createDiscoveryActivities({
+    sources: new SourceRepository(uow),
+    runtime: new DiscoveryRuntimeRepository(uow),
+    jobs: new JobRepository(uow),
+    runs: new DiscoveryRunRepository(uow),
+    http: new HostPolicyHttpClient({ minSpacingMs: 0, maxInFlightPerHost: 4 }),
+    internalConcurrency: () => 3,
+    startPreparation: async (j) => void started.push(j.idempotencyKey),
+  });
+}
+
+describe('discovery activities', () => {
+  it('plans once: families from enabled sources, the runtime cap and the concurrency snapshot; a retry keeps the first plan', async () => {
+    const a = await sources.create({ kind: 'greenhouse', name: 'acme', config: { board_token: 'acme', base_url: sim().url } });
+    await sources.create({ kind: 'greenhouse', name: 'off', enabled: false, config: { board_token: 'acme', base_url: sim().url } });
+    const act = activities();
+    const env = new MockActivityEnvironment();
+    const plan = await env.run(act.planDiscoverySources, { runId: 'r1' });
+    expect(plan).toEqual({ runId: 'r1', families: [{ family: 'greenhouse', sourceIds: [a.id] }], maxParallelFamilies: 1, internalConcurrency: 3 });
+    await sources.create({ kind: 'greenhouse', name: 'late', config: { board_token: 'acme', base_url: sim().url } });
+    expect(await env.run(act.planDiscoverySources, { runId: 'r1' })).toEqual(plan);
+    await expect(env.run(act.planDiscoverySources, { runId: 'r2', sourceIds: ['00000000-0000-4000-8000-000000000000'] })).rejects.toThrow(/unknown source ids/);
+  });
+
+  it('JobStreaming runs units in order, merges cross-listed postings with the ATS job, and a retried family skips finished units', async () => {
+    const gh = await sources.create({ kind: 'greenhouse', name: 'acme', config: { board_token: 'acme', base_url: sim().url } });
+    const stream = await sources.create({
+      kind: 'jobstreaming',
+      name: 'aggregator',
+      config: { base_urls: { aggregator: sim().url }, units: [{ board: 'aggregator', query: 'engineer', location: '' }, { board: 'aggregator', query: 'manager', location: '' }] },
+    });
+    const act = activities();
+    const env = new MockActivityEnvironment();
+    await env.run(act.discoverySourceFamily, { runId: 'r1', family: { family: 'greenhouse', sourceIds: [gh.id] }, internalConcurrency: 3 });
+    const before = (await new JobRepository(uow).list({ limit: 500, offset: 0 })).total;
+    sim().resetStats();
+    const first: FamilyOutcome = await env.run(act.discoverySourceFamily, { runId: 'r1', family: { family: 'jobstreaming', sourceIds: [stream.id] }, internalConcurrency: 3 });
+    expect(first.status).toBe('completed');
+    const searches = Object.entries(sim().stats().requests).filter(([p]) => p.startsWith('/search')).reduce((n, [, c]) => n + c, 0);
+    expect(searches).toBeGreaterThan(0);
+
+    // Cross-listed jobs (same canonical URL) joined the Greenhouse job instead of adding one.
+    const { items } = await new JobRepository(uow).list({ limit: 500, offset: 0 });
+    const crossListed = sim().manifest().jobs.filter((j) => j.crossListedOn.length > 0 && j.board === 'greenhouse:acme');
+    for (const j of crossListed) {
+      const stored = items.find((i) => i.url === j.url);
+      // (A repost adds a second Greenhouse listing to the same job, so compare kinds as a set.)
+      if (stored?.sources.some((s) => s.sourceKind === 'jobstreaming')) expect([...new Set(stored.sources.map((s) => s.sourceKind))].sort()).toEqual(['greenhouse', 'jobstreaming']);
+    }
+    expect(items.some((i) => i.sources.some((s) => s.sourceKind === 'jobstreaming') && i.sources.some((s) => s.sourceKind === 'greenhouse'))).toBe(true);
+    expect(items.length).toBeLessThan(before + first.jobs);
+
+    const finished = await new DiscoveryRunRepository(uow).finishedUnits('r1', stream.id);
+    expect([...finished].sort()).toEqual(['aggregator:q=engineer&l=', 'aggregator:q=manager&l=']);
+    // A retry of the family in the same run redoes no finished unit.
+    sim().resetStats();
+    const retry = await env.run(act.discoverySourceFamily, { runId: 'r1', family: { family: 'jobstreaming', sourceIds: [stream.id] }, internalConcurrency: 3 });
+    expect(retry).toMatchObject({ status: 'completed', jobs: 0 });
+    expect(Object.keys(sim().stats().requests).filter((p) => p.startsWith('/search'))).toEqual([]);
+  });
+
+  it('fails a family whose source answers malformed JSON as non-retryable malformed_response', async () => {
+    const s = await sources.create({ kind: 'greenhouse', name: 'acme', config: { board_token: 'acme', base_url: sim().url } });
+    sim().setKnobs({ boards: { 'greenhouse:acme': { malformedJson: true } } });
+    try {
+      await expect(
+        new MockActivityEnvironment().run(activities().discoverySourceFamily, { runId: 'r1', family: { family: 'greenhouse', sourceIds: [s.id] }, internalConcurrency: 3 }),
+      ).rejects.toMatchObject({ type: 'malformed_response', nonRetryable: true });
+    } finally {
+      sim().setKnobs({ boards: { 'greenhouse:acme': { malformedJson: null } } });
+    }
+  });
+});
