@@ -1,4 +1,4 @@
-import { htmlToReadableText } from './html-text.converter';
+import { htmlToReadableText } from '@jobctrl/shared/html';
 import { extractJobPostingFromJsonLd } from './json-ld.extractor';
 
 export interface DetailPageParse {

@@ -1,4 +1,4 @@
-import { decodeHtmlEntities, htmlToReadableText } from './html-text.converter';
+import { decodeHtmlEntities, htmlToReadableText } from '@jobctrl/shared/html';
 import type { JobPostingFields, JobPostingSalary } from './job-posting.types';
 
 /**
@@ -15,7 +15,7 @@ import type { JobPostingFields, JobPostingSalary } from './job-posting.types';
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-// Quoted attribute values may contain ">" so they are matched as units; see html-text.converter.
+// Quoted attribute values may contain ">" so they are matched as units; see @jobctrl/shared/html.
 const SCRIPT_RE = /<script\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/script\s*>/gi;
 const TYPE_ATTR_RE = /(?:^|\s)type\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
 

@@ -1,4 +1,4 @@
-import { htmlToText } from './html-text.converter';
+import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, normalizeEmploymentTypes, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
@@ -63,7 +63,7 @@ function toPosting(s: ShapeReader, job: JsonObject, where: string): DiscoveredPo
     url: s.string(job, 'url', where),
     applyUrl: null,
     descriptionHtml: html,
-    descriptionText: html ? htmlToText(html) : null,
+    descriptionText: html ? htmlToReadableText(html) : null,
     postedAt: created === null ? null : toIsoDate(created, 's'),
     salaryText: null,
     employmentType: normalizeEmploymentTypes(s.optStrings(job, 'job_types', where)),

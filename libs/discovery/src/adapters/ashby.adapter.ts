@@ -1,4 +1,4 @@
-import { htmlToText } from './html-text.converter';
+import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, normalizeEmploymentType, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
@@ -55,7 +55,7 @@ function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, 
     url: s.string(job, 'jobUrl', where),
     applyUrl: s.optString(job, 'applyUrl', where),
     descriptionHtml: html,
-    descriptionText: s.optString(job, 'descriptionPlain', where) ?? (html ? htmlToText(html) : null),
+    descriptionText: s.optString(job, 'descriptionPlain', where) ?? (html ? htmlToReadableText(html) : null),
     postedAt: toIsoDate(s.optString(job, 'publishedAt', where)),
     // The "scrapeable" summary is the salary alone; the tier summary may append "• Offers Equity".
     salaryText: comp ? s.optString(comp, 'scrapeableCompensationSalarySummary', cw) ?? s.optString(comp, 'compensationTierSummary', cw) : null,

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { htmlToReadableText } from '@jobctrl/shared/html';
 import { CsvSyntaxError, parseCsvRecords } from './csv.parser';
-import { htmlToText } from './html-text.converter';
 import { cleanTags, formatSalaryRange, normalizeEmploymentType, normalizeEmploymentTypes, type SalaryPeriod, toIsoDate } from './posting-fields.normalizer';
 import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
 import { ConfigReader, isPlainObject } from './source-config.validation';
@@ -149,7 +149,7 @@ function fromJobSpy(row: Row, index: number, where: string): DiscoveredPosting {
     url,
     applyUrl: str(row, 'job_url_direct'),
     descriptionHtml: html,
-    descriptionText: html ? htmlToText(html) : description,
+    descriptionText: html ? htmlToReadableText(html) : description,
     postedAt: typeof datePosted === 'number' ? toIsoDate(datePosted, 'ms') : toIsoDate(str(row, 'date_posted')),
     salaryText: formatSalaryRange(num(row, 'min_amount'), num(row, 'max_amount'), str(row, 'currency'), interval ? INTERVALS[interval] ?? null : null),
     employmentType: jobTypes.length ? normalizeEmploymentTypes(jobTypes) : null,
@@ -173,7 +173,7 @@ function fromPostingLike(row: Row, index: number, where: string): DiscoveredPost
     url,
     applyUrl: str(row, 'applyUrl'),
     descriptionHtml: html,
-    descriptionText: str(row, 'descriptionText') ?? (html ? htmlToText(html) : null),
+    descriptionText: str(row, 'descriptionText') ?? (html ? htmlToReadableText(html) : null),
     postedAt: typeof postedAt === 'number' ? toIsoDate(postedAt, 'ms') : toIsoDate(str(row, 'postedAt')),
     salaryText: str(row, 'salaryText'),
     employmentType: normalizeEmploymentType(str(row, 'employmentType')),

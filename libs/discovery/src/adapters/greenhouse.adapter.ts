@@ -1,5 +1,5 @@
+import { htmlToReadableText } from '@jobctrl/shared/html';
 import { decodeEntities } from './html-document.parser';
-import { htmlToText } from './html-text.converter';
 import { cleanTags, normalizeEmploymentType, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
@@ -62,7 +62,7 @@ function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, 
     // Greenhouse's application form is on the posting page itself.
     applyUrl: null,
     descriptionHtml,
-    descriptionText: descriptionHtml ? htmlToText(descriptionHtml) : null,
+    descriptionText: descriptionHtml ? htmlToReadableText(descriptionHtml) : null,
     postedAt: toIsoDate(s.optString(job, 'first_published', where) ?? s.optString(job, 'updated_at', where)),
     salaryText: metaValue(/salary|compensation|pay range/i),
     employmentType: normalizeEmploymentType(metaValue(/employment type|job type/i)),

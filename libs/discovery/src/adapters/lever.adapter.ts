@@ -1,4 +1,4 @@
-import { htmlToText } from './html-text.converter';
+import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, formatSalaryRange, normalizeEmploymentType, remoteFromText, type SalaryPeriod, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, ShapeReader } from './response-shape.reader';
 import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
@@ -84,7 +84,7 @@ function toPosting(s: ShapeReader, p: Record<string, unknown>, where: string, si
     url: s.string(p, 'hostedUrl', where),
     applyUrl: s.optString(p, 'applyUrl', where),
     descriptionHtml,
-    descriptionText: descriptionHtml ? htmlToText(descriptionHtml) : s.optString(p, 'descriptionPlain', where),
+    descriptionText: descriptionHtml ? htmlToReadableText(descriptionHtml) : s.optString(p, 'descriptionPlain', where),
     postedAt: createdAt === null ? null : toIsoDate(createdAt, 'ms'),
     salaryText: salary
       ? formatSalaryRange(

@@ -1,4 +1,4 @@
-import { htmlToText } from './html-text.converter';
+import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, formatSalaryRange, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
@@ -60,7 +60,7 @@ function toPosting(s: ShapeReader, job: JsonObject, where: string): DiscoveredPo
     url: s.string(job, 'url', where),
     applyUrl: s.optString(job, 'apply_url', where),
     descriptionHtml: html,
-    descriptionText: html ? htmlToText(html) : null,
+    descriptionText: html ? htmlToReadableText(html) : null,
     postedAt: toIsoDate(s.optString(job, 'date', where)) ?? (epoch === null ? null : toIsoDate(epoch, 's')),
     salaryText: formatSalaryRange(s.optNumber(job, 'salary_min', where), s.optNumber(job, 'salary_max', where), 'USD', 'year'),
     employmentType: null,

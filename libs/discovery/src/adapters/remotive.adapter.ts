@@ -1,4 +1,4 @@
-import { htmlToText } from './html-text.converter';
+import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, normalizeEmploymentType, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
@@ -43,7 +43,7 @@ function toPosting(s: ShapeReader, job: JsonObject, where: string): DiscoveredPo
     url: s.string(job, 'url', where),
     applyUrl: null,
     descriptionHtml: html,
-    descriptionText: html ? htmlToText(html) : null,
+    descriptionText: html ? htmlToReadableText(html) : null,
     postedAt: toIsoDate(s.optString(job, 'publication_date', where)),
     salaryText: s.optString(job, 'salary', where),
     employmentType: normalizeEmploymentType(s.optString(job, 'job_type', where)),

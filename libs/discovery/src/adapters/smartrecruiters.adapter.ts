@@ -1,4 +1,4 @@
-import { htmlToText } from './html-text.converter';
+import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
@@ -84,7 +84,7 @@ function toPosting(s: ShapeReader, p: JsonObject, where: string, companyId: stri
     url: s.string(p, 'postingUrl', where),
     applyUrl: s.optString(p, 'applyUrl', where),
     descriptionHtml,
-    descriptionText: descriptionHtml ? htmlToText(descriptionHtml) : null,
+    descriptionText: descriptionHtml ? htmlToReadableText(descriptionHtml) : null,
     postedAt: toIsoDate(s.optString(p, 'releasedDate', where)),
     salaryText: null,
     employmentType: normalizeEmploymentType(s.optLabel(p, 'typeOfEmployment', where)),

@@ -1,4 +1,4 @@
-import { htmlToText } from './html-text.converter';
+import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
@@ -55,7 +55,7 @@ function toPosting(s: ShapeReader, job: JsonObject, where: string, company: stri
     url: s.string(job, 'url', where),
     applyUrl: s.optString(job, 'application_url', where),
     descriptionHtml: html,
-    descriptionText: html ? htmlToText(html) : null,
+    descriptionText: html ? htmlToReadableText(html) : null,
     postedAt: toIsoDate(s.optString(job, 'published_on', where) ?? s.optString(job, 'created_at', where)),
     salaryText: null,
     employmentType: normalizeEmploymentType(s.optString(job, 'employment_type', where)),

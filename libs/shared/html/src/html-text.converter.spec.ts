@@ -6,15 +6,38 @@ describe('htmlToReadableText', () => {
     expect(htmlToReadableText(html)).toBe('We build pipelines.\n\nYou ship code.');
   });
 
+  it('separates paragraphs by a blank line and list items by a line break', () => {
+    expect(
+      htmlToReadableText('<p><strong>About</strong></p><p>We build R&amp;D tools.</p><ul><li>Go</li><li>SQL</li></ul><p>End</p>'),
+    ).toBe('About\n\nWe build R&D tools.\n\n- Go\n- SQL\n\nEnd');
+  });
+
   it('keeps single line breaks for <br> and a blank line for <br><br>', () => {
     expect(htmlToReadableText('Line one<br>Line two<br/><br />Next paragraph')).toBe(
       'Line one\nLine two\n\nNext paragraph',
     );
   });
 
+  it('collapses source whitespace, honours <br>, and skips scripts and styles', () => {
+    expect(htmlToReadableText('<div>\n  Hello\n   world<br>next line</div><script>var x = 1;</script><style>p{}</style>')).toBe(
+      'Hello world\nnext line',
+    );
+  });
+
   it('renders list items as bullets on consecutive lines', () => {
     const html = '<p>Requirements:</p><ul><li>TypeScript</li><li><strong>SQL</strong></li></ul><p>Apply now</p>';
     expect(htmlToReadableText(html)).toBe('Requirements:\n\n- TypeScript\n- SQL\n\nApply now');
+  });
+
+  it('joins a bullet with a paragraph inside it, and separates table cells', () => {
+    expect(htmlToReadableText('<ul><li><p>Own it</p></li></ul><table><tr><td>a</td><td>b</td></tr></table>')).toBe(
+      '- Own it\n\na | b',
+    );
+  });
+
+  it('puts each table row on its own line with header cells separated too', () => {
+    const html = '<table><tr><th>Level</th><th>Salary</th></tr><tr><td>Senior</td><td>100k</td></tr></table>';
+    expect(htmlToReadableText(html)).toBe('Level | Salary\nSenior | 100k');
   });
 
   it('treats headings and divs as block boundaries', () => {
@@ -38,6 +61,10 @@ describe('htmlToReadableText', () => {
 
   it('handles attributes containing ">" inside quotes', () => {
     expect(htmlToReadableText('<p title="a > b">Text</p>')).toBe('Text');
+  });
+
+  it('reads plain text and entity-only input', () => {
+    expect(htmlToReadableText('just text &amp; more')).toBe('just text & more');
   });
 
   it('returns an empty string for empty or tag-only input', () => {

@@ -4,8 +4,9 @@
  * Job descriptions arrive as HTML from JSON-LD, ATS APIs and scraped pages. Scoring, tailoring and
  * review all work on text, and an LLM prompt or a human reviewer needs paragraph structure to stay
  * legible, so block elements become line breaks (paragraph-level blocks become a blank line) and
- * list items keep a "- " bullet. Everything is regex-based on purpose: this library must stay free
- * of DOM/Node dependencies so that Temporal workflow code can import it.
+ * list items keep a "- " bullet and table cells are separated by " | ". Everything is regex-based on
+ * purpose: this library must stay free of DOM/Node dependencies so that Temporal workflow code can
+ * import it.
  */
 
 /** Elements whose boundaries separate paragraphs: they become a blank line. */
@@ -25,7 +26,8 @@ const LINE_TAG_RE = new RegExp(`<\\/?(?:${LINE_TAGS.join('|')})\\b${ATTRS}>`, 'g
 const BR_RE = new RegExp(`<br\\b${ATTRS}>`, 'gi');
 const LI_OPEN_RE = new RegExp(`<li\\b${ATTRS}>`, 'gi');
 const LI_CLOSE_RE = /<\/li\s*>/gi;
-const CELL_RE = new RegExp(`<\\/(?:td|th)\\s*>`, 'gi');
+const CELL_OPEN_RE = new RegExp(`<(?:td|th)\\b${ATTRS}>`, 'gi');
+const CELL_CLOSE_RE = new RegExp(`<\\/(?:td|th)\\s*>`, 'gi');
 // Only things that really look like tags are removed, so prose such as "a < b" survives.
 const ANY_TAG_RE = new RegExp(`<\\/?[A-Za-z][A-Za-z0-9:-]*${ATTRS}>`, 'g');
 // Raw-text elements whose content is never visible text.
@@ -37,6 +39,14 @@ const INVISIBLE_BLOCK_RE =
 const PARA = '\uE000';
 const LINE = '\uE001';
 const BR = '\uE002';
+const BULLET = '\uE003';
+const CELL = '\uE004';
+const FIRST_CELL_RE = new RegExp(`^${CELL} *`);
+const NEXT_CELL_RE = new RegExp(` *${CELL} *`, 'g');
+// A bullet alone on its line because its item starts with a block, followed by that block's text.
+const LONE_BULLET_RE = new RegExp(`^${BULLET}\\n+(?=[^\\n${BULLET}])`, 'gm');
+const EMPTY_BULLET_RE = new RegExp(`${BULLET}(?=\\n|$)`, 'g');
+const BULLET_RE = new RegExp(`${BULLET} *`, 'g');
 
 /** Named entities that actually occur in job postings; unknown ones are left untouched. */
 const NAMED_ENTITIES: Readonly<Record<string, string>> = {
@@ -98,9 +108,10 @@ export function htmlToReadableText(html: string): string {
 
   text = text
     .replace(BR_RE, BR)
-    .replace(LI_OPEN_RE, `${LINE}- `)
+    .replace(LI_OPEN_RE, `${LINE}${BULLET}`)
     .replace(LI_CLOSE_RE, LINE)
-    .replace(CELL_RE, ' ')
+    .replace(CELL_OPEN_RE, CELL)
+    .replace(CELL_CLOSE_RE, ' ')
     .replace(PARAGRAPH_TAG_RE, PARA)
     .replace(LINE_TAG_RE, LINE)
     .replace(ANY_TAG_RE, '');
@@ -126,14 +137,22 @@ function resolveBreaks(text: string): string {
     .replace(new RegExp(`${ws}${LINE}${ws}`, 'g'), '\n');
 }
 
-/** Collapses horizontal whitespace, trims lines and keeps at most one blank line between blocks. */
+/**
+ * Collapses horizontal whitespace, trims lines and keeps at most one blank line between blocks.
+ * Resolves the remaining sentinels: a cell that does not start its line is separated from the one
+ * before by " | ", and a bullet whose item starts with a block (`<li><p>x</p></li>`) is joined
+ * with that block's first line instead of standing alone on its own line.
+ */
 function normaliseLines(text: string): string {
   return text
     .replace(/[\u00a0\u2000-\u200b\u202f\u205f\u3000\t\f\v ]+/g, ' ')
     .replace(/\u00ad/g, '')
     .split('\n')
-    .map((line) => line.trim())
+    .map((line) => line.trim().replace(FIRST_CELL_RE, '').replace(NEXT_CELL_RE, ' | ').trim())
     .join('\n')
+    .replace(LONE_BULLET_RE, BULLET)
+    .replace(EMPTY_BULLET_RE, '-')
+    .replace(BULLET_RE, '- ')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

@@ -1,0 +1,1 @@
+export { decodeHtmlEntities, htmlToReadableText } from './html-text.converter';
