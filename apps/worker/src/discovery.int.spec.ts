@@ -91,8 +91,8 @@ async function prepWorkflowsOn(taskQueue: string): Promise<string[]> {
 }
 
 describe('DiscoverWorkflow against the board simulator', () => {
-  it('stores every unique job once, enriches it and starts exactly one preparation workflow per job', async () => {
-    const s = await setup(25);
+  it('4 families × 50 jobs (+ a mirror source): every unique job stored once, enriched, exactly one preparation per job', async () => {
+    const s = await setup(50);
     try {
       const runId = randomUUID();
       // One worker run for the whole test: a Worker cannot be restarted once runUntil returns.
