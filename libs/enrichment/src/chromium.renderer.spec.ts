@@ -5,7 +5,7 @@ import { ChromiumRenderer } from './chromium.renderer';
 
 const CHROMIUM = '/usr/bin/chromium';
 if (!fs.existsSync(CHROMIUM)) {
-  throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium (the enrichment browser tests need it; never npx playwright install)`);
+  throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium (the enrichment browser tests need it; Debian's package, never a downloaded browser)`);
 }
 
 const TEXT = 'Design resilient APIs in TypeScript and run PostgreSQL at scale.';

@@ -76,7 +76,7 @@ export class ChromiumRenderer implements PageRenderer {
         this.browser = null;
         throw new Error(
           `could not start Chromium at ${this.options.executablePath} (browser_executable_path): ${err instanceof Error ? err.message : String(err)}. ` +
-            'Install it with `apt-get install chromium` (never `npx playwright install`).',
+            'Install it with `apt-get install chromium` (the Debian package; browsers are never downloaded).',
         );
       });
     }
