@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 
 export type PhaseName = 'streaming' | 'batch';
+export type BaselineMode = 'auto' | 'direct' | 'workflow';
 
 export interface BenchOptions {
   /** Board families (first F of greenhouse, lever, ashby, smartrecruiters). */
@@ -16,6 +17,12 @@ export interface BenchOptions {
   timeoutS: number;
   /** Which ordering runs first (the second one runs in a warmed-up process). */
   order: [PhaseName, PhaseName];
+  /** Run both orderings this many times (fresh databases each); the headline numbers are medians. */
+  repeat: number;
+  /** How the batch baseline calls the activities: directly (MockActivityEnvironment) or from a workflow. */
+  baseline: BaselineMode;
+  /** Keep both SQLite databases (their paths are printed and put into the JSON). */
+  keepDbs: boolean;
 }
 
 export const USAGE = `Usage: npm run bench:discover -- [flags]
@@ -29,7 +36,12 @@ activities in strict batch order, against one board simulator and a fresh SQLite
   --slots S         worker remote activity slots; batch scoreJob concurrency         default 4
   --seed N          simulator seed                                                   default 1
   --timeout-s S     give up on one ordering after S seconds                          default 240
+  --repeat N        run both orderings N times; headline numbers are medians        default 1
   --order ORDER     streaming-first | batch-first                                    default streaming-first
+  --baseline MODE    batch baseline: direct (activities called in MockActivityEnvironment),
+                    workflow (batch-discover.workflow.ts on a worker), auto = direct
+                    when @temporalio/testing is installed                           default auto
+  --keep-dbs        keep both SQLite databases for inspection (paths in the JSON)
   -h, --help        this text
 
 Progress goes to stderr; the last stdout line is one JSON object with the results.`;
@@ -48,7 +60,10 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
       slots: { type: 'string', default: '4' },
       seed: { type: 'string', default: '1' },
       'timeout-s': { type: 'string', default: '240' },
+      repeat: { type: 'string', default: '1' },
       order: { type: 'string', default: 'streaming-first' },
+      baseline: { type: 'string', default: 'auto' },
+      'keep-dbs': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -60,6 +75,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
   };
   const order = values.order;
   if (order !== 'streaming-first' && order !== 'batch-first') throw new UsageError(`--order must be streaming-first or batch-first, got ${JSON.stringify(order)}`);
+  const baseline = values.baseline;
+  if (baseline !== 'auto' && baseline !== 'direct' && baseline !== 'workflow') throw new UsageError(`--baseline must be auto, direct or workflow, got ${JSON.stringify(baseline)}`);
   return {
     families: int('families', values.families, 1, 4),
     jobs: int('jobs', values.jobs, 1, 1000),
@@ -67,6 +84,9 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     slots: int('slots', values.slots, 1, 64),
     seed: int('seed', values.seed, 0, 2 ** 31 - 1),
     timeoutS: int('timeout-s', values['timeout-s'], 1, 3600),
+    repeat: int('repeat', values.repeat, 1, 20),
     order: order === 'streaming-first' ? ['streaming', 'batch'] : ['batch', 'streaming'],
+    baseline,
+    keepDbs: values['keep-dbs'] ?? false,
   };
 }

@@ -3,25 +3,21 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowHandle } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, WorkerOptions } from '@temporalio/worker';
 import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
-import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId } from '@jobctrl/pipeline/contracts';
+import { ACTIVITY_DETAIL_ALLOWLIST, DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, READABLE_WORKFLOW_ID } from '@jobctrl/pipeline/contracts';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRepository } from '@jobctrl/shared/jobs';
-import { workerCapacity } from '@jobctrl/shared/temporal';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- bench composes apps and fixtures
-import { createJobctrlWorker, JobctrlWorker, workflowsEntry } from '../../apps/worker/src/create-worker';
-import type { BenchOptions, PhaseName } from './bench-args';
+import { ActivityGauge, CpuTaskPool, createWorkerExecutors, workerCapacity } from '@jobctrl/shared/temporal';
+import { ensureTemporalCli, startDevServer } from '@jobctrl/tools/temporal';
+import { buildActivities } from '../../apps/worker/src/activities';
+import { createJobctrlWorker, JobctrlWorker, newWorkerIdentity, workflowsEntry } from '../../apps/worker/src/create-worker';
+import type { BaselineMode, BenchOptions, PhaseName } from './bench-args';
 import type { BatchDiscoverInput, BatchDiscoverResult, BenchActivities } from './batch-discover.workflow';
 
-// Plain CommonJS tools (typed by their .d.ts); required so that ts-node does not have to compile them.
-// eslint-disable-next-line @nx/enforce-module-boundaries -- bench composes apps and fixtures
+// The simulator is a plain CommonJS fixture server, typed by board-simulator.d.ts.
 const { startBoardSimulator } = require('../fixtures/board-simulator.js') as typeof import('../fixtures/board-simulator');
-const { ensureTemporalCli } = require('../temporal/install.js') as { ensureTemporalCli: (o?: { quiet?: boolean }) => Promise<string> };
-const { startDevServer } = require('../temporal/dev-server.js') as {
-  startDevServer: (o?: object) => Promise<{ address: string; version: string; logFile: string; stop: () => Promise<void> }>;
-};
 
 /** The four ATS boards of the simulator, in the order --families takes them. */
 const FAMILIES = [
@@ -35,6 +31,8 @@ const FAMILIES = [
 const PIPELINE = { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100 };
 const POLL_MS = 100;
 const PROGRESS_EVERY_MS = 2000;
+/** After the workflow is done, this long without a new score means nothing will score any more. */
+const STALL_MS = 60_000;
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -47,6 +45,8 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(2)}s`;
 
 const stack: Array<{ name: string; stop: () => Promise<unknown> }> = [];
 let stopping: Promise<void> | undefined;
+/** Set by SIGINT/SIGTERM: the measurement loop gives up and every stop gets a shorter deadline. */
+let interrupted = false;
 
 function onStop(name: string, stop: () => Promise<unknown>): void {
   stack.push({ name, stop });
@@ -56,9 +56,11 @@ function stopAll(): Promise<void> {
   stopping ??= (async () => {
     while (stack.length > 0) {
       const { name, stop } = stack.pop() as (typeof stack)[number];
+      // On a signal the dev server is already stopping (dev-server.js), so a worker cannot drain anyway.
+      const limitMs = interrupted ? 5_000 : 20_000;
       let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([stop(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out after 20 s')), 20_000)))]);
+        await Promise.race([stop(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${limitMs / 1000} s`)), limitMs)))]);
       } catch (err) {
         log(`stopping ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
       } finally {
@@ -76,11 +78,12 @@ interface Shared {
   sim: Awaited<ReturnType<typeof startBoardSimulator>>;
   connection: NativeConnection;
   client: Client;
-  bundles: Record<PhaseName, WorkerOptions['workflowBundle']>;
+  bundles: { streaming: WorkerOptions['workflowBundle']; batch?: WorkerOptions['workflowBundle'] };
+  baseline: Exclude<BaselineMode, 'auto'>;
 }
 
 interface Db {
-  dir: string;
+  databasePath: string;
   uow: UnitOfWorkFactory;
 }
 
@@ -89,6 +92,7 @@ interface JobCounts {
   scored: number;
   firstScoredAt: number | null;
   lastScoredAt: number | null;
+  lastStoredAt: number | null;
 }
 
 export interface PhaseResult {
@@ -96,33 +100,49 @@ export interface PhaseResult {
   totalMs: number;
   /** Until the workflow itself completed (streaming: before its preparation workflows finish scoring). */
   workflowMs: number;
+  /** Until the last job was first stored (discovery done, as far as the jobs table shows). */
+  discoveredMs: number;
   jobs: number;
   scored: number;
   stages: Record<string, number>;
   enrichment: Record<string, number>;
   workflowResult: unknown;
+  databasePath: string;
+  /** How the first scored job was enriched (a robots-blocked job skips the fetch and the parse). */
+  firstScoredEnrichment: string | null;
+  /** Simulator requests during this ordering (until its worker stopped). */
+  requests: { total: number; detail: number; robots: number; listing: number };
 }
 
 /** A fresh SQLite database with one source per family, pointing at the simulator. */
 async function freshDb(shared: Shared, label: PhaseName): Promise<Db> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `jobctrl-bench-${label}-`));
-  onStop(`${label} database dir`, async () => fs.rmSync(dir, { recursive: true, force: true }));
   const databasePath = path.join(dir, 'jobctrl.sqlite');
+  if (shared.options.keepDbs) log(`${label}: database ${databasePath} (kept)`);
+  else onStop(`${label} database dir`, async () => fs.rmSync(dir, { recursive: true, force: true }));
   await runMigrations({ databasePath });
   const uow = new UnitOfWorkFactory({ databasePath, entities: [...OPERATIONS_ENTITIES, ...DISCOVERY_ENTITIES] });
   const sources = new SourceService(new SourceRepository(uow));
   for (const f of FAMILIES.slice(0, shared.options.families)) {
     await sources.create({ kind: f.kind, name: `${f.kind} ${f.token}`, config: { [f.configKey]: f.token, base_url: shared.sim.url } });
   }
-  return { dir, uow };
+  return { databasePath, uow };
 }
 
 async function counts(uow: UnitOfWorkFactory): Promise<JobCounts> {
-  const rows: Array<{ jobs: number; scored: number; first: number | null; last: number | null }> = await uow.run(({ manager }) =>
-    manager.query(`SELECT COUNT(*) AS jobs, COUNT(scored_at) AS scored, MIN(scored_at) AS first, MAX(scored_at) AS last FROM jobs`),
+  const rows: Array<{ jobs: number; scored: number; first: number | null; last: number | null; stored: number | null }> = await uow.run(({ manager }) =>
+    manager.query(`SELECT COUNT(*) AS jobs, COUNT(scored_at) AS scored, MIN(scored_at) AS first, MAX(scored_at) AS last, MAX(first_seen_at) AS stored FROM jobs`),
   );
   const r = rows[0];
-  return { jobs: Number(r.jobs), scored: Number(r.scored), firstScoredAt: r.first === null ? null : Number(r.first), lastScoredAt: r.last === null ? null : Number(r.last) };
+  const num = (v: number | null) => (v === null ? null : Number(v));
+  return { jobs: Number(r.jobs), scored: Number(r.scored), firstScoredAt: num(r.first), lastScoredAt: num(r.last), lastStoredAt: num(r.stored) };
+}
+
+async function firstScoredEnrichment(uow: UnitOfWorkFactory): Promise<string | null> {
+  const rows: Array<{ status: string; method: string | null }> = await uow.run(({ manager }) =>
+    manager.query(`SELECT enrichment_status AS status, enrichment_method AS method FROM jobs WHERE scored_at IS NOT NULL ORDER BY scored_at, job_key LIMIT 1`),
+  );
+  return rows[0] ? [rows[0].status, rows[0].method].filter(Boolean).join('/') : null;
 }
 
 async function breakdown(uow: UnitOfWorkFactory, column: 'stage' | 'enrichment_status'): Promise<Record<string, number>> {
@@ -146,7 +166,7 @@ async function startWorker(shared: Shared, label: PhaseName, db: Db): Promise<{ 
     taskQueue,
     capacity: workerCapacity(shared.options.slots),
     uow: db.uow,
-    workflowBundle: shared.bundles[label],
+    workflowBundle: label === 'streaming' ? shared.bundles.streaming : shared.bundles.batch,
     pipeline: PIPELINE,
     extraActivities: () => ({ ...bench }),
   });
@@ -155,10 +175,7 @@ async function startWorker(shared: Shared, label: PhaseName, db: Db): Promise<{ 
   onStop(`${label} worker`, async () => {
     if (jw.worker.getState() === 'RUNNING') jw.worker.shutdown();
     await running.catch((err: unknown) => log(`${label} worker stopped with an error: ${String(err)}`));
-    // Worker threads (and, where the worker has one, the browser). close() is newer than cpu.
-    const close = (jw as { close?: () => Promise<void> }).close;
-    if (close) await close.call(jw);
-    else await jw.cpu.close();
+    await jw.close(); // worker threads (and the browser, where the worker has one)
   });
   return { jw, taskQueue, running };
 }
@@ -172,49 +189,65 @@ async function measure(
   shared: Shared,
   label: PhaseName,
   db: Db,
-  running: Promise<void>,
-  start: () => Promise<WorkflowHandle>,
+  running: Promise<void> | undefined,
+  start: () => Promise<StartedRun>,
 ): Promise<PhaseResult> {
+  shared.sim.resetStats();
   const deadline = Date.now() + shared.options.timeoutS * 1000;
   const t0 = Date.now();
-  const handle = await start();
+  const run = await start();
   let done: { at: number; result?: unknown; error?: unknown } | undefined;
-  handle.result().then(
+  run.result.then(
     (result: unknown) => (done = { at: Date.now(), result }),
     (error: unknown) => (done = { at: Date.now(), error }),
   );
   let workerStopped: unknown;
-  running.then(
+  running?.then(
     () => (workerStopped ??= new Error('the worker stopped')),
     (err: unknown) => (workerStopped ??= err),
   );
 
   let seenFirst = false;
   let lastProgress = t0;
+  let lastScored = { n: -1, at: t0 };
   for (;;) {
+    if (interrupted) throw new Error(`${label}: interrupted`);
     const c = await counts(db.uow);
+    if (c.scored !== lastScored.n) lastScored = { n: c.scored, at: Date.now() };
     if (!seenFirst && c.firstScoredAt !== null) {
       seenFirst = true;
       log(`${label}: first score after ${secs(c.firstScoredAt - t0)} (${c.jobs} jobs stored so far)`);
     }
-    if (done?.error) throw new Error(`${label}: workflow ${handle.workflowId} failed: ${describe(done.error)}`);
+    if (done?.error) throw new Error(`${label}: ${run.id} failed: ${describe(done.error)}`);
     if (done && c.jobs > 0 && c.scored === c.jobs && c.firstScoredAt !== null && c.lastScoredAt !== null) {
       const result: PhaseResult = {
         ttfsMs: c.firstScoredAt - t0,
         totalMs: c.lastScoredAt - t0,
         workflowMs: done.at - t0,
+        discoveredMs: (c.lastStoredAt ?? t0) - t0,
         jobs: c.jobs,
         scored: c.scored,
         stages: await breakdown(db.uow, 'stage'),
         enrichment: await breakdown(db.uow, 'enrichment_status'),
         workflowResult: done.result,
+        databasePath: db.databasePath,
+        firstScoredEnrichment: await firstScoredEnrichment(db.uow),
+        requests: { total: 0, detail: 0, robots: 0, listing: 0 }, // filled in once the worker stopped
       };
-      log(`${label}: done — ${result.jobs} jobs, TTFS ${secs(result.ttfsMs)}, all scored ${secs(result.totalMs)}, workflow ${secs(result.workflowMs)}`);
+      log(
+        `${label}: done — ${result.jobs} jobs, all stored ${secs(result.discoveredMs)}, TTFS ${secs(result.ttfsMs)}, all scored ${secs(result.totalMs)}, workflow ${secs(result.workflowMs)}`,
+      );
+      for (const line of formatTimeline(await run.timeline(t0))) log(`${label}:   ${line}`);
       return result;
     }
-    if (done && c.jobs === 0) throw new Error(`${label}: the workflow finished without storing any job: ${JSON.stringify(done.result)}`);
+    if (done && c.jobs === 0) throw new Error(`${label}: ${run.id} finished without storing any job: ${JSON.stringify(done.result)}`);
     if (workerStopped) throw new Error(`${label}: the worker stopped during the run: ${describe(workerStopped)}`);
     const now = Date.now();
+    if (done && now - lastScored.at > STALL_MS) {
+      throw new Error(
+        `${label}: stalled — the workflow is done but no job was scored for ${STALL_MS / 1000}s (${c.scored}/${c.jobs} scored, stages ${JSON.stringify(await breakdown(db.uow, 'stage'))})`,
+      );
+    }
     if (now > deadline) {
       throw new Error(
         `${label}: not finished after ${shared.options.timeoutS}s (workflow ${done ? 'done' : 'running'}, ${c.scored}/${c.jobs} scored, stages ${JSON.stringify(await breakdown(db.uow, 'stage'))})`,
@@ -228,40 +261,195 @@ async function measure(
   }
 }
 
+type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
+
+const eventMs = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => (t ? Number(t.seconds ?? 0) * 1000 + Math.round((t.nanos ?? 0) / 1e6) : 0);
+
+/** One activity call of an ordering, in ms relative to t0. */
+interface TimelineEntry {
+  type: string;
+  scheduled: number;
+  closed?: number;
+  attempt?: number;
+  outcome?: string;
+}
+
+/** What measure() needs of a started ordering: an id, its outcome and, afterwards, its activity calls. */
+interface StartedRun {
+  id: string;
+  result: Promise<unknown>;
+  timeline(t0: number): Promise<TimelineEntry[]>;
+}
+
+function workflowRun(handle: WorkflowHandle): StartedRun {
+  return { id: `workflow ${handle.workflowId}`, result: handle.result(), timeline: async (t0) => historyTimeline(await handle.fetchHistory(), t0) };
+}
+
+/** The activities of a workflow's own history (not of the workflows it started). */
+function historyTimeline(history: History, t0: number): TimelineEntry[] {
+  const byId = new Map<string, TimelineEntry>();
+  for (const e of history.events ?? []) {
+    const at = eventMs(e.eventTime) - t0;
+    if (e.activityTaskScheduledEventAttributes) {
+      byId.set(String(e.eventId), { type: e.activityTaskScheduledEventAttributes.activityType?.name ?? '?', scheduled: at });
+    } else if (e.activityTaskStartedEventAttributes) {
+      const a = byId.get(String(e.activityTaskStartedEventAttributes.scheduledEventId));
+      if (a) a.attempt = e.activityTaskStartedEventAttributes.attempt ?? 1;
+    } else {
+      const closed =
+        (e.activityTaskCompletedEventAttributes && { id: e.activityTaskCompletedEventAttributes.scheduledEventId, outcome: 'completed' }) ||
+        (e.activityTaskFailedEventAttributes && { id: e.activityTaskFailedEventAttributes.scheduledEventId, outcome: `failed: ${e.activityTaskFailedEventAttributes.failure?.message ?? ''}` }) ||
+        (e.activityTaskTimedOutEventAttributes && { id: e.activityTaskTimedOutEventAttributes.scheduledEventId, outcome: 'timed out' }) ||
+        (e.activityTaskCanceledEventAttributes && { id: e.activityTaskCanceledEventAttributes.scheduledEventId, outcome: 'cancelled' });
+      const a = closed ? byId.get(String(closed.id)) : undefined;
+      if (a && closed) Object.assign(a, { closed: at, outcome: closed.outcome });
+    }
+  }
+  return [...byId.values()];
+}
+
+/** One line per activity call (scoreJob calls folded into one line): scheduled → closed, attempt, outcome. */
+function formatTimeline(entries: TimelineEntry[]): string[] {
+  const lines: string[] = [];
+  const scores = entries.filter((a) => a.type === 'scoreJob');
+  for (const a of entries) {
+    if (a.type === 'scoreJob') continue;
+    const retried = (a.attempt ?? 1) > 1 ? ` (attempt ${a.attempt})` : '';
+    lines.push(`${a.type}: ${secs(a.scheduled)} → ${a.closed === undefined ? 'open' : secs(a.closed)} ${a.outcome ?? ''}${retried}`);
+  }
+  if (scores.length > 0) {
+    const retried = scores.filter((a) => (a.attempt ?? 1) > 1).length;
+    lines.push(`scoreJob ×${scores.length}: ${secs(Math.min(...scores.map((a) => a.scheduled)))} → ${secs(Math.max(...scores.map((a) => a.closed ?? Infinity)))}${retried ? `, ${retried} retried` : ''}`);
+  }
+  return lines;
+}
+
 /** 1. The product: DiscoverWorkflow, live enrichment consumer, per-job preparation workflows. */
 async function runStreaming(shared: Shared): Promise<PhaseResult> {
   const db = await freshDb(shared, 'streaming');
   const { taskQueue, running } = await startWorker(shared, 'streaming', db);
   const runId = randomUUID();
   log(`streaming: DiscoverWorkflow ${discoverWorkflowId(runId)} on ${taskQueue}`);
-  const result = await measure(shared, 'streaming', db, running, () =>
-    shared.client.workflow.start(DISCOVER_WORKFLOW_TYPE, { taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }),
+  const result = await measure(shared, 'streaming', db, running, async () =>
+    workflowRun(await shared.client.workflow.start(DISCOVER_WORKFLOW_TYPE, { taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] })),
   );
-  await stopTop('streaming worker');
-  return result;
+  await stopNamed('streaming worker');
+  return { ...result, requests: requestCounts(shared) };
 }
 
-/** 2. The baseline: the same activities in strict batch order (tools/bench/batch-discover.workflow.ts). */
-async function runBatch(shared: Shared): Promise<PhaseResult> {
+/**
+ * 2a. The baseline, direct: the activity objects the worker registers (buildActivities, same
+ * factories and settings), called in strict batch order from here, each inside its own
+ * MockActivityEnvironment (@temporalio/testing) for the activity context they heartbeat through.
+ */
+async function runBatchDirect(shared: Shared): Promise<PhaseResult> {
+  const { MockActivityEnvironment } = require('@temporalio/testing') as typeof import('@temporalio/testing');
+  const db = await freshDb(shared, 'batch');
+  const capacity = workerCapacity(shared.options.slots);
+  const cpu = new CpuTaskPool({ width: capacity.executorWidth });
+  const built = buildActivities({
+    uow: db.uow,
+    executors: createWorkerExecutors(capacity),
+    gauge: new ActivityGauge({ allowlist: ACTIVITY_DETAIL_ALLOWLIST, readableWorkflowId: READABLE_WORKFLOW_ID }),
+    cpu,
+    workerIdentity: newWorkerIdentity(),
+    pipeline: PIPELINE,
+    log: (m) => log(`batch activities: ${m}`),
+  });
+  onStop('batch activities', async () => {
+    await built.close();
+    await cpu.close();
+  });
+  const acts = built.activities;
+  const jobs = new JobRepository(db.uow);
+  const runId = randomUUID();
+  const taskQueue = `bench-batch-direct-${runId}`;
+  const entries: TimelineEntry[] = [];
+  let t0 = 0;
+
+  /** One activity call in its own activity context, recorded for the timeline. */
+  const call = async <A, R>(type: string, fn: (input: A) => Promise<R>, input: A): Promise<R> => {
+    const entry: TimelineEntry = { type, scheduled: Date.now() - t0, attempt: 1 };
+    entries.push(entry);
+    const env = new MockActivityEnvironment({ activityType: type, taskQueue, workflowExecution: { workflowId: `bench-batch-${runId}`, runId } });
+    try {
+      const value = (await env.run(fn as (input: A) => Promise<R>, input)) as R;
+      Object.assign(entry, { closed: Date.now() - t0, outcome: 'completed' });
+      return value;
+    } catch (err) {
+      Object.assign(entry, { closed: Date.now() - t0, outcome: `failed: ${describe(err)}` });
+      throw err;
+    }
+  };
+
+  const body = async () => {
+    const plan = await call('planDiscoverySources', acts.planDiscoverySources, { runId });
+    const familiesFailed: Array<{ family: string; error: string }> = [];
+    for (const family of plan.families) {
+      try {
+        await call('discoverySourceFamily', acts.discoverySourceFamily, { runId, family, internalConcurrency: plan.internalConcurrency });
+      } catch (err) {
+        familiesFailed.push({ family: family.family, error: describe(err) });
+      }
+    }
+    const enrichment = await call('discoveryEnrichment', acts.discoveryEnrichment, { runId, mode: 'terminal', perJobHandoff: false, internalConcurrency: plan.internalConcurrency });
+    const jobKeys = (await jobs.selectPendingPreparation({ runId, includePendingTailor: false })).map((j) => j.jobKey);
+    let next = 0;
+    const lanes = Array.from({ length: Math.max(1, Math.min(shared.options.slots, jobKeys.length)) }, async () => {
+      while (next < jobKeys.length) await call('scoreJob', acts.scoreJob, { jobKey: jobKeys[next++] });
+    });
+    await Promise.all(lanes);
+    return { runId, familiesFailed, enrichment, scored: jobKeys.length };
+  };
+
+  log(`batch: direct activity calls (MockActivityEnvironment), run ${runId}`);
+  const result = await measure(shared, 'batch', db, undefined, async () => {
+    t0 = Date.now();
+    const outcome = body();
+    outcome.catch(() => undefined); // observed by measure()
+    return { id: `batch run ${runId}`, result: outcome, timeline: async () => entries };
+  });
+  const wf = result.workflowResult as { familiesFailed: unknown[] };
+  if (wf.familiesFailed.length > 0) log(`batch: families failed: ${JSON.stringify(wf.familiesFailed)}`);
+  await stopNamed('batch activities');
+  return { ...result, requests: requestCounts(shared) };
+}
+
+/** 2b. The baseline as a workflow: the same activities in strict batch order (batch-discover.workflow.ts) on a worker. */
+async function runBatchWorkflow(shared: Shared): Promise<PhaseResult> {
   const db = await freshDb(shared, 'batch');
   const { taskQueue, running } = await startWorker(shared, 'batch', db);
   const runId = randomUUID();
   const workflowId = `bench-batch-${runId}`;
   log(`batch: batchDiscoverWorkflow ${workflowId} on ${taskQueue}`);
   const input: BatchDiscoverInput = { runId, slots: shared.options.slots };
-  const result = await measure(shared, 'batch', db, running, () => shared.client.workflow.start('batchDiscoverWorkflow', { taskQueue, workflowId, args: [input] }));
+  const result = await measure(shared, 'batch', db, running, async () =>
+    workflowRun(await shared.client.workflow.start('batchDiscoverWorkflow', { taskQueue, workflowId, args: [input] })),
+  );
   const wf = result.workflowResult as BatchDiscoverResult;
   if (wf.familiesFailed.length > 0) log(`batch: families failed: ${JSON.stringify(wf.familiesFailed)}`);
-  await stopTop('batch worker');
-  return result;
+  await stopNamed('batch worker');
+  return { ...result, requests: requestCounts(shared) };
 }
 
-/** Stops the most recently started thing now (a phase's worker) instead of at the end of the bench. */
-async function stopTop(name: string): Promise<void> {
-  const top = stack[stack.length - 1];
-  if (top?.name !== name) return;
-  stack.pop();
-  await top.stop();
+/** Detail pages (/jobs/…, /private/…), robots.txt and board listings the simulator answered since the ordering started. */
+function requestCounts(shared: Shared): PhaseResult['requests'] {
+  const counts = { total: 0, detail: 0, robots: 0, listing: 0 };
+  for (const [p, n] of Object.entries(shared.sim.stats().requests)) {
+    counts.total += n;
+    if (p === '/robots.txt') counts.robots += n;
+    else if (p.startsWith('/jobs/') || p.startsWith('/private/')) counts.detail += n;
+    else counts.listing += n;
+  }
+  return counts;
+}
+
+/** Stops one started thing now (a phase's worker, a repetition's simulator) instead of at the end. */
+async function stopNamed(name: string): Promise<void> {
+  const at = stack.map((e) => e.name).lastIndexOf(name);
+  if (at < 0) return;
+  const [entry] = stack.splice(at, 1);
+  await entry.stop();
 }
 
 function describe(err: unknown): string {
@@ -274,27 +462,48 @@ const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100
 
 export async function runBench(options: BenchOptions): Promise<Record<string, unknown>> {
   const benchStart = Date.now();
+  const loadStart = os.loadavg()[0];
   const families = FAMILIES.slice(0, options.families);
   log(
     `families ${families.map((f) => f.kind).join(',')} × ${options.jobs} jobs, latency ${options.latencyMs} ms, slots ${options.slots}, seed ${options.seed}; ` +
-      `UV_THREADPOOL_SIZE ${process.env['UV_THREADPOOL_SIZE']}, ${os.cpus().length} CPUs`,
+      `UV_THREADPOOL_SIZE ${process.env['UV_THREADPOOL_SIZE']}, ${os.cpus().length} CPUs, load ${loadStart.toFixed(2)}`,
   );
-  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+  if (loadStart > os.cpus().length) log(`warning: the 1-minute load average (${loadStart.toFixed(2)}) exceeds the CPU count; timings will be noisy`);
+  // Native (core) logs are forwarded to this logger, which writes to stderr: stdout stays for the result.
+  Runtime.install({
+    logger: new DefaultLogger('WARN'),
+    shutdownSignals: [],
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+  });
+
+  const baseline = resolveBaseline(options.baseline);
+  log(`batch baseline: ${baseline === 'direct' ? 'direct activity calls in MockActivityEnvironment' : 'batch-discover.workflow.ts on a worker'}`);
 
   const cli = await ensureTemporalCli();
   const server = await startDevServer({ cliPath: cli });
   onStop('Temporal dev server', () => server.stop());
   log(`Temporal dev server ${server.version} at ${server.address} (log ${server.logFile})`);
 
-  const sim = await startBoardSimulator({
-    seed: options.seed,
-    jobsPerBoard: options.jobs,
-    families: families.map((f) => ({ kind: f.kind, token: f.token })),
-    knobs: { latencyMs: options.latencyMs },
-  });
-  onStop('board simulator', () => sim.stop());
-  const expected = sim.manifest().jobs.filter((j) => j.repostOf === null).length;
-  log(`board simulator at ${sim.url}: ${sim.manifest().jobs.length} postings, ${expected} unique jobs expected`);
+  // One simulator per repetition, shared by both orderings. A repetition cannot reuse the previous
+  // one: job identity includes the URL, so the same postings would map to the same prep-{key} workflow
+  // ids, which the dev server already holds as completed — the product then (rightly) refuses to
+  // prepare them again and the fresh database's jobs would never be scored. A new port = new URLs.
+  const startSim = async () => {
+    const sim = await startBoardSimulator({
+      seed: options.seed,
+      jobsPerBoard: options.jobs,
+      families: families.map((f) => ({ kind: f.kind, token: f.token })),
+      knobs: { latencyMs: options.latencyMs },
+    });
+    onStop('board simulator', () => sim.stop());
+    return sim;
+  };
+  let sim = await startSim();
+  const manifest = sim.manifest();
+  // Reposts are merged into their original; content-key dedup may also merge two postings that happen
+  // to share company, title and location, so the stored count can be a little lower still.
+  const notReposts = manifest.jobs.filter((j) => j.repostOf === null).length;
+  log(`board simulator at ${sim.url}: ${manifest.jobs.length} postings, ${notReposts} of them not reposts`);
 
   const connection = await NativeConnection.connect({ address: server.address });
   onStop('worker connection', () => connection.close());
@@ -308,21 +517,41 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
   const bundlerLogger = new DefaultLogger('WARN');
   const bundles: Shared['bundles'] = {
     streaming: await bundleWorkflowCode({ workflowsPath: entry.workflowsPath, webpackConfigHook: entry.webpackConfigHook as never, logger: bundlerLogger }),
-    batch: await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'batch-discover.workflow.ts'), webpackConfigHook: entry.webpackConfigHook as never, logger: bundlerLogger }),
+    batch:
+      baseline === 'workflow'
+        ? await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'batch-discover.workflow.ts'), webpackConfigHook: entry.webpackConfigHook as never, logger: bundlerLogger })
+        : undefined,
   };
   log(`workflow bundles ready in ${secs(Date.now() - bundleStart)}`);
 
-  const shared: Shared = { options, sim, connection, client, bundles };
-  const results = {} as Record<PhaseName, PhaseResult>;
-  for (const phase of options.order) {
-    results[phase] = phase === 'streaming' ? await runStreaming(shared) : await runBatch(shared);
+  const runs: Array<Record<PhaseName, PhaseResult>> = [];
+  for (let i = 0; i < options.repeat; i++) {
+    if (i > 0) {
+      await stopNamed('board simulator');
+      sim = await startSim();
+    }
+    if (options.repeat > 1) log(`repetition ${i + 1}/${options.repeat} (simulator at ${sim.url})`);
+    const shared: Shared = { options, sim, connection, client, bundles, baseline };
+    const results = {} as Record<PhaseName, PhaseResult>;
+    for (const phase of options.order) {
+      if (phase === 'streaming') results.streaming = await runStreaming(shared);
+      else results.batch = baseline === 'direct' ? await runBatchDirect(shared) : await runBatchWorkflow(shared);
+    }
+    runs.push(results);
+    const { streaming: s, batch: b } = results;
+    log(`TTFS streaming ${secs(s.ttfsMs)} vs batch ${secs(b.ttfsMs)} (×${ratio(b.ttfsMs, s.ttfsMs)}); all scored ${secs(s.totalMs)} vs ${secs(b.totalMs)}`);
+    // Same data, same dedup rules: both orderings must end with the same jobs, every one scored.
+    if (s.jobs !== b.jobs) log(`warning: streaming stored ${s.jobs} jobs, batch ${b.jobs}`);
   }
-  const s = results.streaming;
-  const b = results.batch;
-  for (const [label, r] of Object.entries(results)) {
-    if (r.jobs !== expected) log(`warning: ${label} stored ${r.jobs} jobs, the simulator's manifest has ${expected} unique jobs`);
-  }
-  log(`TTFS streaming ${secs(s.ttfsMs)} vs batch ${secs(b.ttfsMs)} (×${ratio(b.ttfsMs, s.ttfsMs)}); all scored ${secs(s.totalMs)} vs ${secs(b.totalMs)}`);
+
+  // With --repeat N the headline numbers are medians over the repetitions (N = 1: the one run).
+  const med = (phase: PhaseName, key: 'ttfsMs' | 'totalMs' | 'workflowMs' | 'discoveredMs') => median(runs.map((r) => r[phase][key]));
+  const ttfs = med('streaming', 'ttfsMs');
+  const batchTtfs = med('batch', 'ttfsMs');
+  const total = med('streaming', 'totalMs');
+  const batchTotal = med('batch', 'totalMs');
+  const last = runs[runs.length - 1];
+  if (options.repeat > 1) log(`median over ${options.repeat}: TTFS streaming ${secs(ttfs)} vs batch ${secs(batchTtfs)} (×${ratio(batchTtfs, ttfs)}); all scored ${secs(total)} vs ${secs(batchTotal)}`);
 
   return {
     bench: 'discover',
@@ -332,36 +561,82 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
     latency_ms: options.latencyMs,
     slots: options.slots,
     seed: options.seed,
+    repeat: options.repeat,
     order: options.order,
+    baseline,
     internal_concurrency: PIPELINE.internalConcurrency,
-    jobs_expected: expected,
-    jobs_streaming: s.jobs,
-    jobs_batch: b.jobs,
-    scored_streaming: s.scored,
-    scored_batch: b.scored,
-    ttfs_ms: s.ttfsMs,
-    batch_ttfs_ms: b.ttfsMs,
-    total_ms: s.totalMs,
-    batch_total_ms: b.totalMs,
-    ttfs_ratio: ratio(b.ttfsMs, s.ttfsMs),
-    total_ratio: ratio(b.totalMs, s.totalMs),
-    workflow_ms: s.workflowMs,
-    batch_workflow_ms: b.workflowMs,
-    enrichment_streaming: s.enrichment,
-    enrichment_batch: b.enrichment,
+    postings: manifest.jobs.length,
+    postings_not_reposts: notReposts,
+    jobs_streaming: last.streaming.jobs,
+    jobs_batch: last.batch.jobs,
+    scored_streaming: last.streaming.scored,
+    scored_batch: last.batch.scored,
+    ttfs_ms: ttfs,
+    batch_ttfs_ms: batchTtfs,
+    total_ms: total,
+    batch_total_ms: batchTotal,
+    ttfs_ratio: ratio(batchTtfs, ttfs),
+    total_ratio: ratio(batchTotal, total),
+    workflow_ms: med('streaming', 'workflowMs'),
+    batch_workflow_ms: med('batch', 'workflowMs'),
+    discovered_ms: med('streaming', 'discoveredMs'),
+    batch_discovered_ms: med('batch', 'discoveredMs'),
+    enrichment_streaming: last.streaming.enrichment,
+    enrichment_batch: last.batch.enrichment,
+    requests_streaming: last.streaming.requests,
+    requests_batch: last.batch.requests,
+    runs: runs.map(({ streaming: s, batch: b }) => ({
+      ttfs_ms: s.ttfsMs,
+      batch_ttfs_ms: b.ttfsMs,
+      total_ms: s.totalMs,
+      batch_total_ms: b.totalMs,
+      ttfs_ratio: ratio(b.ttfsMs, s.ttfsMs),
+      total_ratio: ratio(b.totalMs, s.totalMs),
+      first_scored_enrichment: s.firstScoredEnrichment,
+      batch_first_scored_enrichment: b.firstScoredEnrichment,
+      ...(options.keepDbs ? { database_streaming: s.databasePath, database_batch: b.databasePath } : {}),
+    })),
     temporal_cli: server.version,
+    cpus: os.cpus().length,
+    loadavg_start: Math.round(loadStart * 100) / 100,
+    loadavg_end: Math.round(os.loadavg()[0] * 100) / 100,
     bench_wall_ms: Date.now() - benchStart,
   };
 }
 
+/** direct needs @temporalio/testing (MockActivityEnvironment); without it the baseline runs as a workflow. */
+function resolveBaseline(mode: BaselineMode): Exclude<BaselineMode, 'auto'> {
+  let installed = true;
+  try {
+    require.resolve('@temporalio/testing');
+  } catch {
+    installed = false;
+  }
+  if (mode === 'direct' && !installed) throw new Error('--baseline direct needs @temporalio/testing, which is not installed');
+  if (mode === 'auto') return installed ? 'direct' : 'workflow';
+  return mode;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
+}
+
 /** The command: runs the bench, stops everything it started (also on error and SIGINT/SIGTERM), prints the JSON last. */
 export function runBenchCommand(options: BenchOptions): void {
+  // `on`, not `once`: tools/temporal/dev-server.js leaves the process to other SIGINT/SIGTERM listeners
+  // only while one is registered; it would otherwise re-raise the signal before this cleanup is done.
+  // A second signal exits at once (the dev server still gets its SIGTERM from dev-server.js on exit).
   const onSignal = (signal: NodeJS.Signals) => {
-    log(`${signal}: stopping everything the bench started`);
-    void stopAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    const code = signal === 'SIGINT' ? 130 : 143;
+    if (interrupted) process.exit(code);
+    interrupted = true;
+    log(`${signal}: stopping everything the bench started (again to exit at once)`);
+    void stopAll().finally(() => process.exit(code));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   runBench(options).then(
     async (result) => {
@@ -370,6 +645,7 @@ export function runBenchCommand(options: BenchOptions): void {
       exitSoon(0);
     },
     async (err: unknown) => {
+      if (interrupted) return; // the signal handler stops everything and exits
       log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       await stopAll();
       exitSoon(1);

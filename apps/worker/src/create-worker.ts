@@ -93,6 +93,9 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
       activity: [createActivityInterceptors({ gauge, localControlAllowlist: LOCAL_CONTROL_ACTIVITIES })],
     },
     shutdownGraceTime: '10 seconds',
+    // Heartbeats are how activities learn of a cancel; the default throttle (0.8 × heartbeat timeout)
+    // would leave a cancelled consumer running for up to 24 s.
+    maxHeartbeatThrottleInterval: '2 seconds',
   });
   const close = async () => {
     await built.close();

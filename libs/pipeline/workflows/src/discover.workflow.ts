@@ -1,4 +1,5 @@
 import {
+  ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
@@ -32,11 +33,18 @@ const control = proxyActivities<Omit<DiscoveryActivities, 'discoverySourceFamily
   retry: { maximumAttempts: 5, initialInterval: '1 second' },
 });
 
-// The live consumer runs for the whole crawl; it heartbeats while polling, so a cancel reaches it.
-const enrichment = proxyActivities<EnrichmentActivities>({
+const enrichmentOptions = {
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '30 seconds',
   retry: { maximumAttempts: 3, initialInterval: '5 seconds' },
+} as const;
+const enrichment = proxyActivities<EnrichmentActivities>(enrichmentOptions);
+// The live consumer runs for the whole crawl and learns of its cancel through a heartbeat. Waiting for
+// the cancel to complete keeps it from overlapping the terminal reconcile (double fetches, double
+// enrichment attempts).
+const liveEnrichment = proxyActivities<EnrichmentActivities>({
+  ...enrichmentOptions,
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
 
 /**
@@ -65,7 +73,7 @@ export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff
 
     const liveScope = new CancellationScope();
     const live = liveScope.run(() =>
-      enrichment.discoveryEnrichment({ runId, mode: 'live', perJobHandoff: true, internalConcurrency: plan.internalConcurrency }),
+      liveEnrichment.discoveryEnrichment({ runId, mode: 'live', perJobHandoff: true, internalConcurrency: plan.internalConcurrency }),
     );
     // The consumer's own outcome is settled below; keep an unobserved rejection from failing the run.
     live.catch(() => undefined);
