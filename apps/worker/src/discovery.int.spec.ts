@@ -246,7 +246,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
   });
 
   it('kill -9 of the worker mid-run, then a restart: the run completes with the same totals and no duplicates', async () => {
-    const data = await setupData(25, { knobs: { latencyMs: 40 } });
+    const data = await setupData(25, { knobs: { latencyMs: 80 } });
     const configPath = path.join(data.dir, 'config.json');
     fs.writeFileSync(
       configPath,
