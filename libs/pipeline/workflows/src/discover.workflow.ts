@@ -6,6 +6,7 @@ import {
   isCancellation,
   patched,
   proxyActivities,
+  TimeoutFailure,
 } from '@temporalio/workflow';
 import type {
   DiscoverWorkflowInput,
@@ -101,7 +102,11 @@ export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff
 
     liveScope.cancel();
     await live.catch((err: unknown) => {
-      if (!isCancellation(err)) throw err;
+      // A consumer whose worker died cannot acknowledge the cancel and times out instead; the
+      // terminal reconcile below is authoritative either way. Other failures keep the failure path.
+      if (isCancellation(err)) return;
+      if (err instanceof ActivityFailure && err.cause instanceof TimeoutFailure) return;
+      throw err;
     });
 
     const terminal: DiscoveryEnrichmentResult = terminalHandoff()
