@@ -59,7 +59,7 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
       const errors: Array<{ source: string; error: unknown }> = [];
       let jobs = 0;
       for (const sourceId of family.sourceIds) {
-        const source = (await deps.sources.list()).find((s) => s.id === sourceId);
+        const source = await deps.sources.find(sourceId);
         if (!source) continue; // deleted after planning: nothing to crawl
         try {
           jobs += await crawlSource(deps, runId, family, source, signal, (n) => ctx.heartbeat({ sourceId, jobs: n }));

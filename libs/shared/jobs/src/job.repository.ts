@@ -45,8 +45,9 @@ export class JobRepository {
       transaction(async (m) => {
         let inserted = 0;
         for (const p of postings) {
-          const jobKey = (await this.resolveJobKey(m, p)) ?? p.jobKey;
-          const isNew = jobKey === p.jobKey && (await m.query(`SELECT 1 FROM jobs WHERE job_key = ?`, [jobKey])).length === 0;
+          const known = await this.resolveJobKey(m, p);
+          const jobKey = known ?? p.jobKey;
+          const isNew = known === null;
           if (isNew) {
             inserted += 1;
             await m.query(
@@ -153,8 +154,7 @@ export class JobRepository {
     return this.uow.run(async ({ manager }) => {
       const rows: JobRow[] = await manager.query(`SELECT * FROM jobs WHERE job_key = ?`, [jobKey]);
       if (rows.length === 0) return null;
-      const sources = await manager.query(`SELECT source_id, source_kind, external_id, url FROM job_sources WHERE job_key = ? ORDER BY first_seen_at`, [jobKey]);
-      return toRecord(rows[0], sources);
+      return toRecord(rows[0], (await sourcesOf(manager, [jobKey])).get(jobKey) ?? []);
     });
   }
 
@@ -185,21 +185,31 @@ export class JobRepository {
     return this.uow.run(async ({ manager }) => {
       const total = (await manager.query(`SELECT COUNT(*) AS n FROM jobs j ${clause}`, params))[0].n as number;
       const rows: JobRow[] = await manager.query(`SELECT j.* FROM jobs j ${clause} ORDER BY j.first_seen_at DESC, j.job_key LIMIT ? OFFSET ?`, [...params, filter.limit, filter.offset]);
-      const items: JobRecord[] = [];
-      for (const row of rows) {
-        const sources = await manager.query(`SELECT source_id, source_kind, external_id, url FROM job_sources WHERE job_key = ? ORDER BY first_seen_at`, [row.job_key]);
-        items.push(toRecord(row, sources));
-      }
-      return { items, total };
+      // One query for the page's sources, not one per job.
+      const sources = await sourcesOf(manager, rows.map((r) => r.job_key));
+      return { items: rows.map((row) => toRecord(row, sources.get(row.job_key) ?? [])), total };
     });
   }
+}
+
+type SourceRow = { job_key: string; source_id: string; source_kind: string; external_id: string; url: string };
+
+async function sourcesOf(m: EntityManager, jobKeys: string[]): Promise<Map<string, SourceRow[]>> {
+  const byJob = new Map<string, SourceRow[]>();
+  if (jobKeys.length === 0) return byJob;
+  const rows: SourceRow[] = await m.query(
+    `SELECT job_key, source_id, source_kind, external_id, url FROM job_sources WHERE job_key IN (${jobKeys.map(() => '?').join(', ')}) ORDER BY first_seen_at`,
+    jobKeys,
+  );
+  for (const r of rows) byJob.set(r.job_key, [...(byJob.get(r.job_key) ?? []), r]);
+  return byJob;
 }
 
 function boolToInt(v: boolean | null): number | null {
   return v === null ? null : v ? 1 : 0;
 }
 
-function toRecord(r: JobRow, sources: Array<{ source_id: string; source_kind: string; external_id: string; url: string }>): JobRecord {
+function toRecord(r: JobRow, sources: SourceRow[]): JobRecord {
   return {
     jobKey: r.job_key,
     idempotencyKey: r.idempotency_key,
