@@ -1,12 +1,11 @@
-import * as os from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { NativeConnection } from '@temporalio/worker';
-import { HEARTBEAT_SCHEMA_VERSION, HeartbeatWriter, WorkerHeartbeat, WorkerHeartbeatRepository } from '@jobctrl/operations';
+import { HeartbeatWriter, WorkerHeartbeatRepository } from '@jobctrl/operations';
 import { JOBCTRL_CONFIG, ResolvedConfig } from '@jobctrl/shared/config';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { temporalConnectOptions, workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, JobctrlWorker } from './create-worker';
-import type { HeartbeatWriteStats } from '@jobctrl/operations';
+import { createWorkerHeartbeatWriter } from './worker-heartbeat';
 
 /** The worker process: connects, builds the Worker, heartbeats, runs until a shutdown signal. */
 @Injectable()
@@ -38,36 +37,18 @@ export class WorkerRuntime {
           browserExecutablePath: this.config.browserExecutablePath,
         },
       });
-      const { identity, gauge, executors } = jw;
-      const startedAt = Date.now();
-      writer = new HeartbeatWriter({
-        persist: (hb) => this.heartbeats.upsert(hb),
-        remove: (id) => this.heartbeats.remove(id),
-        executor: executors.temporalSync,
+      const { identity } = jw;
+      writer = createWorkerHeartbeatWriter({
+        jw,
+        capacity,
+        repository: this.heartbeats,
+        taskQueue: temporal.taskQueue,
+        namespace: temporal.namespace,
+        temporalAddress: temporal.address,
+        databasePath: this.config.databasePath,
+        appDir: this.config.appDir,
         intervalMs: this.config.heartbeat.intervalMs,
         log: (m) => this.logger.warn(m),
-        snapshot: (writes: HeartbeatWriteStats): WorkerHeartbeat => ({
-          workerId: identity,
-          taskQueue: temporal.taskQueue,
-          databasePath: this.config.databasePath,
-          appDir: this.config.appDir,
-          host: os.hostname(),
-          pid: process.pid,
-          activitySlots: capacity.remoteActivitySlots,
-          localControlSlots: capacity.localControlSlots,
-          executorWidth: capacity.executorWidth,
-          schemaVersion: HEARTBEAT_SCHEMA_VERSION,
-          startedAt,
-          recordedAt: Date.now(),
-          payload: {
-            namespace: temporal.namespace,
-            temporalAddress: temporal.address,
-            uvThreadpoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4),
-            activity: gauge.snapshot(),
-            executors: { temporalSync: executors.temporalSync.stats(), blockingStage: executors.blockingStage.stats() },
-            heartbeatWrites: { ok: writes.ok, failed: writes.failed, skipped: writes.skipped, lastError: writes.lastError },
-          },
-        }),
       });
       writer.start();
       this.logger.log(

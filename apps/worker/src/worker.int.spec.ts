@@ -11,12 +11,12 @@ import { workerCapacity } from '@jobctrl/shared/temporal';
 import {
   aggregateCapacity,
   classifyWorkerReadiness,
-  HEARTBEAT_SCHEMA_VERSION,
   HeartbeatWriter,
   OPERATIONS_ENTITIES,
   WorkerHeartbeatRepository,
 } from '@jobctrl/operations';
 import { createJobctrlWorker, JobctrlWorker, workflowsEntry } from './create-worker';
+import { createWorkerHeartbeatWriter } from './worker-heartbeat';
 import { createProbeActivities } from './test-support/probe.activities';
 import { openTestConnections, spawnWorkerApp, testTemporalAddress, TestConnections } from './test-support/temporal.harness';
 
@@ -82,36 +82,18 @@ async function withWorker<T>(slots: number, fn: (h: Harness) => Promise<T>): Pro
   }
 }
 
-/** A heartbeat writer like the worker app's (shorter interval), for tests that read the read model. */
+/** The worker app's heartbeat writer (shorter interval), for tests that read the read model. */
 function heartbeatWriter(jw: JobctrlWorker, taskQueue: string, databasePath: string, uow: UnitOfWorkFactory, slots: number): HeartbeatWriter {
-  const repo = new WorkerHeartbeatRepository(uow);
-  return new HeartbeatWriter({
-    persist: (hb) => repo.upsert(hb),
-    remove: (id) => repo.remove(id),
-    executor: jw.executors.temporalSync,
+  return createWorkerHeartbeatWriter({
+    jw,
+    capacity: workerCapacity(slots),
+    repository: new WorkerHeartbeatRepository(uow),
+    taskQueue,
+    namespace: 'default',
+    temporalAddress: address,
+    databasePath,
+    appDir: path.dirname(databasePath),
     intervalMs: 200,
-    snapshot: (writes) => ({
-      workerId: jw.identity,
-      taskQueue,
-      databasePath,
-      appDir: path.dirname(databasePath),
-      host: os.hostname(),
-      pid: process.pid,
-      activitySlots: slots,
-      localControlSlots: 2,
-      executorWidth: slots + 2,
-      schemaVersion: HEARTBEAT_SCHEMA_VERSION,
-      startedAt: Date.now(),
-      recordedAt: Date.now(),
-      payload: {
-        namespace: 'default',
-        temporalAddress: address as string,
-        uvThreadpoolSize: 4,
-        activity: jw.gauge.snapshot(),
-        executors: { temporalSync: jw.executors.temporalSync.stats(), blockingStage: jw.executors.blockingStage.stats() },
-        heartbeatWrites: { ok: writes.ok, failed: writes.failed, skipped: writes.skipped, lastError: writes.lastError },
-      },
-    }),
   });
 }
 

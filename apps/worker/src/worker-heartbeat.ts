@@ -1,0 +1,53 @@
+import * as os from 'node:os';
+import { HEARTBEAT_SCHEMA_VERSION, HeartbeatWriter, WorkerHeartbeatRepository } from '@jobctrl/operations';
+import type { WorkerCapacity } from '@jobctrl/shared/temporal';
+import type { JobctrlWorker } from './create-worker';
+
+export interface WorkerHeartbeatOptions {
+  jw: JobctrlWorker;
+  capacity: WorkerCapacity;
+  repository: WorkerHeartbeatRepository;
+  taskQueue: string;
+  namespace: string;
+  temporalAddress: string;
+  /** The resolved database/app-dir identity the read model filters on. */
+  databasePath: string;
+  appDir: string;
+  intervalMs: number;
+  log?: (message: string) => void;
+}
+
+/** The worker's heartbeat: identity, capacity, executor stats and activity telemetry, every interval. */
+export function createWorkerHeartbeatWriter(o: WorkerHeartbeatOptions): HeartbeatWriter {
+  const startedAt = Date.now();
+  const { jw, capacity } = o;
+  return new HeartbeatWriter({
+    persist: (hb) => o.repository.upsert(hb),
+    remove: (id) => o.repository.remove(id),
+    executor: jw.executors.temporalSync,
+    intervalMs: o.intervalMs,
+    log: o.log,
+    snapshot: (writes) => ({
+      workerId: jw.identity,
+      taskQueue: o.taskQueue,
+      databasePath: o.databasePath,
+      appDir: o.appDir,
+      host: os.hostname(),
+      pid: process.pid,
+      activitySlots: capacity.remoteActivitySlots,
+      localControlSlots: capacity.localControlSlots,
+      executorWidth: capacity.executorWidth,
+      schemaVersion: HEARTBEAT_SCHEMA_VERSION,
+      startedAt,
+      recordedAt: Date.now(),
+      payload: {
+        namespace: o.namespace,
+        temporalAddress: o.temporalAddress,
+        uvThreadpoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4),
+        activity: jw.gauge.snapshot(),
+        executors: { temporalSync: jw.executors.temporalSync.stats(), blockingStage: jw.executors.blockingStage.stats() },
+        heartbeatWrites: { ok: writes.ok, failed: writes.failed, skipped: writes.skipped, lastError: writes.lastError },
+      },
+    }),
+  });
+}
