@@ -2,14 +2,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
+import { CancelledFailure } from '@temporalio/common';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
 import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
 import type { DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { discoverWorkflowId, prepWorkflowId, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
+import { DiscoveryRunRepository, JobRepository, LifecycleProjector } from '@jobctrl/shared/jobs';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from './create-worker';
 import { startPreparationWith } from './preparation-starter';
@@ -180,6 +181,42 @@ describe('DiscoverWorkflow against the board simulator', () => {
         };
         expect(await peakFamilies(1)).toBe(1);
         expect(await peakFamilies(2)).toBe(2);
+      });
+    } finally {
+      await s.cleanup();
+    }
+  });
+
+  it('cancelling the run mid-crawl cancels the whole run: no further families, the consumer stopped, state cancelled', async () => {
+    const s = await setup(8, { knobs: { latencyMs: 150 } });
+    try {
+      await s.jw.worker.runUntil(async () => {
+        const runId = randomUUID();
+        const handle = await client.workflow.start('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+        for (let i = 0; ; i++) {
+          const run = await s.runs.get(runId);
+          if (run && run.progress.completed >= 1) break;
+          if (i > 600) throw new Error('the run never got going');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await handle.cancel();
+        const err = await handle.result().then(() => undefined, (e: unknown) => e);
+        expect(err).toBeInstanceOf(WorkflowFailedError);
+        expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+
+        const run = await s.runs.get(runId);
+        expect(run?.state).toBe('cancelled');
+        // The family in flight was cancelled, not folded as a failure, and nothing after it ran.
+        expect(run?.familiesFailed).toEqual([]);
+        expect(run?.progress.completed).toBeLessThan(run?.progress.total ?? 0);
+        const projector = new LifecycleProjector(s.uow);
+        await projector.refresh();
+        expect((await projector.get(discoverWorkflowId(runId))).map((p) => p.status)).toEqual(['cancelled']);
+        // WAIT_CANCELLATION_COMPLETED: no discovery activity is left running on the worker.
+        // (Preparation workflows are independent of the run and may still be scoring.)
+        const discoveryActive = () =>
+          s.jw.gauge.snapshot().detail.filter((d) => d.activityType === 'discoverySourceFamily' || d.activityType === 'discoveryEnrichment').length;
+        expect(discoveryActive()).toBe(0);
       });
     } finally {
       await s.cleanup();

@@ -27,6 +27,9 @@ const family = proxyActivities<Pick<DiscoveryActivities, 'discoverySourceFamily'
   // A dead worker's family is retried elsewhere after this long; the family heartbeats per posting.
   heartbeatTimeout: '30 seconds',
   retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['malformed_response', 'source_config_invalid'] },
+  // A cancelled run waits for its families to acknowledge (next heartbeat), so nothing writes to the
+  // run after it is recorded cancelled.
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
 
 const control = proxyActivities<Omit<DiscoveryActivities, 'discoverySourceFamily'>>({
@@ -68,12 +71,13 @@ export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff
   const { runId } = plan;
   const familiesFailed: string[] = [];
   const familiesCompleted: string[] = [];
+  let live: Promise<unknown> | undefined;
   try {
     // One-time straggler sweep: before any family runs, pending_tailor holds only pre-existing work.
     await control.fanOutPreparation({ includePendingTailor: true });
 
     const liveScope = new CancellationScope();
-    const live = liveScope.run(() =>
+    live = liveScope.run(() =>
       liveEnrichment.discoveryEnrichment({ runId, mode: 'live', perJobHandoff: true, internalConcurrency: plan.internalConcurrency }),
     );
     // The consumer's own outcome is settled below; keep an unobserved rejection from failing the run.
@@ -121,6 +125,10 @@ export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff
   } catch (err) {
     const state = isCancellation(err) ? 'cancelled' : 'failed';
     await CancellationScope.nonCancellable(async () => {
+      // A run cancel reaches the live consumer through its scope; wait for it to acknowledge so no
+      // enrichment writes land after the run is recorded cancelled. (No new command: the cancel
+      // request was already issued by the scope.)
+      if (state === 'cancelled' && live) await live.catch(() => undefined);
       await control.finishDiscoveryRun({ runId, state });
       await recordLifecycle(state, { runId, familiesFailed, familiesCompleted, error: describe(err) });
     });
