@@ -17,3 +17,15 @@ export {
   type FactualCheckResult,
   type FactualProfile,
 } from './factual-claims.checker';
+export {
+  ReviewExecutor,
+  ReviewExecutorClosedError,
+  type ReviewExecutorOptions,
+  type ReviewExecutorShutdownOptions,
+  type ReviewExecutorSnapshot,
+  type ReviewLeaf,
+  type ReviewLeafContext,
+  type ReviewPairOutcome,
+  type ReviewPairRequest,
+  type ReviewPairStopReason,
+} from './review.executor';

@@ -5,3 +5,4 @@ export * from './smoke.contract';
 export * from './telemetry.contract';
 export * from './discovery.contract';
 export * from './preparation.contract';
+export * from './pipeline.contract';

@@ -1,7 +1,7 @@
 /**
- * Per-job preparation. Every path that starts it (per-job handoff, fan-out backstops, recovery)
- * uses the deterministic id prep-{idempotency_key} with USE_EXISTING, so all converge on exactly one
- * execution per job.
+ * Per-job preparation. Every path that starts it (per-job handoff, fan-out backstops, preparation
+ * batches, recovery) uses the deterministic id prep-{idempotency_key} with USE_EXISTING, so all
+ * converge on one running execution per job.
  */
 export const PREPARATION_WORKFLOW_TYPE = 'jobPreparationWorkflow';
 
@@ -9,18 +9,66 @@ export function prepWorkflowId(idempotencyKey: string): string {
   return `prep-${idempotencyKey}`;
 }
 
+export type PreparationStage = 'score' | 'tailor' | 'cover';
+export const PREPARATION_STAGES: readonly PreparationStage[] = ['score', 'tailor', 'cover'];
+
+/** A cover letter gets this many drafts; the last rejected draft leaves the job cover_rejected. */
+export const COVER_LETTER_MAX_ATTEMPTS = 2;
+
+/** The failure type (and visible state) of a spendful step stopped by the daily ceiling. */
+export const SPEND_CEILING_REACHED = 'spend_ceiling_reached';
+
 export interface JobPreparationInput {
   jobKey: string;
   idempotencyKey: string;
-  /** score: SCORE_JOB only (until tailoring and cover letters land). */
-  mode: 'score';
+  /** score: SCORE_JOB only (discovery's fan-outs); full: Score → Tailor → Cover. */
+  mode: 'score' | 'full';
+  /** The stages to run, in pipeline order (default: by mode). */
+  stages?: PreparationStage[];
+  /** How often a job paused at the spend ceiling re-checks the budget (default 60 s). */
+  spendRecheckSeconds?: number;
 }
 
 export interface JobPreparationResult {
   jobKey: string;
-  score: number;
+  /** The job's stage when the workflow finished (scored, prepared, cover_rejected, or a pending stage not selected). */
+  stage: string;
+  score: number | null;
 }
 
 export interface ScoringActivities {
-  scoreJob(input: { jobKey: string }): Promise<{ score: number }>;
+  /**
+   * Scores the job when it is pending_score or its score predates the current profile revision
+   * (`allowScore` false: never scores, only reports the stage). Returns the stage it moved to.
+   */
+  scoreJob(input: { jobKey: string; allowScore?: boolean }): Promise<{ score: number | null; stage: string; rescored: boolean }>;
+}
+
+export interface TailoringActivities {
+  tailorResume(input: { jobKey: string }): Promise<{ stage: string; method: string; fallback?: string }>;
+}
+
+export interface CoverLetterActivities {
+  /** Writes a new draft (with the previous pair's issues as feedback); returns its attempt number. */
+  writeCoverLetter(input: { jobKey: string }): Promise<{ attempt: number }>;
+  /** Runs the factual + quality review pair on the current draft and records the decision. */
+  reviewCoverLetter(input: { jobKey: string; finalAttempt: boolean }): Promise<{ accepted: boolean; outcome: string; issues: string[]; stage: string }>;
+}
+
+export interface SpendBudget {
+  allowed: boolean;
+  spentUsd: number;
+  ceilingUsd: number;
+  day: string;
+  /** Until the day rolls over and the ceiling resets. */
+  msUntilReset: number;
+}
+
+/** checkSpendBudget runs in the local control lane (see local-control.contract.ts). */
+export interface SpendActivities {
+  checkSpendBudget(input: { lane?: string }): Promise<SpendBudget>;
+}
+
+export interface PreparationStatusActivities {
+  setPreparationStatus(input: { jobKey: string; status: typeof SPEND_CEILING_REACHED | null }): Promise<void>;
 }

@@ -2,3 +2,4 @@
 export { discoverWorkflow, runDiscovery } from './discover.workflow';
 export { jobPreparationWorkflow } from './job-preparation.workflow';
 export { smokeWorkflow } from './smoke.workflow';
+export { jobPipelineWorkflow } from './job-pipeline.workflow';

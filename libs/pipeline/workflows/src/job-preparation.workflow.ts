@@ -1,16 +1,62 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { JobPreparationInput, JobPreparationResult, ScoringActivities } from '@jobctrl/pipeline/contracts';
+import type {
+  CoverLetterActivities,
+  JobPreparationInput,
+  JobPreparationResult,
+  PreparationStage,
+  ScoringActivities,
+  TailoringActivities,
+} from '@jobctrl/pipeline/contracts';
+import { COVER_LETTER_MAX_ATTEMPTS, SPEND_CEILING_REACHED } from '@jobctrl/pipeline/contracts';
+import { spendful } from './spend.helpers';
+
+// Retry policies from the error taxonomy (docs/retry-policies.md): provider rate limits and outages
+// retry with backoff (a Retry-After sets the next delay); auth, bad requests, missing jobs and the
+// spend ceiling do not.
+const NON_RETRYABLE = ['llm_auth', 'llm_bad_request', 'llm_cancelled', 'job_not_found', SPEND_CEILING_REACHED, 'review_database_mismatch'];
 
 const scoring = proxyActivities<ScoringActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '2 seconds' },
+  startToCloseTimeout: '3 minutes',
+  retry: { maximumAttempts: 5, initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: NON_RETRYABLE },
+});
+
+const tailoring = proxyActivities<TailoringActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { maximumAttempts: 4, initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: NON_RETRYABLE },
+});
+
+const cover = proxyActivities<CoverLetterActivities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 4, initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: NON_RETRYABLE },
 });
 
 /**
- * Per-job preparation, started as prep-{idempotency_key} with USE_EXISTING by every path. Score-only
- * (SCORE_JOB) for now; tailoring and the cover letter follow in the preparation stage.
+ * Per-job preparation, started as prep-{idempotency_key} with USE_EXISTING by every path. Stage
+ * driven: each step reports the stage the job moved to, so a re-run (profile update, recovery)
+ * continues from wherever the job stands. Score-only mode is SCORE_JOB; full mode goes on to tailor
+ * (at or above tailor_score_threshold) and a cover letter that must pass its review pair, with up
+ * to COVER_LETTER_MAX_ATTEMPTS drafts.
  */
 export async function jobPreparationWorkflow(input: JobPreparationInput): Promise<JobPreparationResult> {
-  const { score } = await scoring.scoreJob({ jobKey: input.jobKey });
-  return { jobKey: input.jobKey, score };
+  const stages: PreparationStage[] = input.stages ?? (input.mode === 'full' ? ['score', 'tailor', 'cover'] : ['score']);
+  const recheck = input.spendRecheckSeconds ?? 60;
+  const { jobKey } = input;
+
+  const scored = await spendful(jobKey, recheck, () => scoring.scoreJob({ jobKey, allowScore: stages.includes('score') }));
+  let stage = scored.stage;
+
+  if (stage === 'pending_tailor' && stages.includes('tailor')) {
+    stage = (await spendful(jobKey, recheck, () => tailoring.tailorResume({ jobKey }))).stage;
+  }
+
+  if (stage === 'pending_cover' && stages.includes('cover')) {
+    for (let drafts = 0; stage === 'pending_cover' && drafts < COVER_LETTER_MAX_ATTEMPTS; drafts++) {
+      const { attempt } = await spendful(jobKey, recheck, () => cover.writeCoverLetter({ jobKey }));
+      const finalAttempt = attempt >= COVER_LETTER_MAX_ATTEMPTS || drafts + 1 >= COVER_LETTER_MAX_ATTEMPTS;
+      stage = (await spendful(jobKey, recheck, () => cover.reviewCoverLetter({ jobKey, finalAttempt }))).stage;
+    }
+  }
+
+  return { jobKey, stage, score: scored.score };
 }

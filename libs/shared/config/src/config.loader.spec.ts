@@ -51,7 +51,9 @@ describe('config loading', () => {
       api: { host: '127.0.0.1', port: 3000 },
       heartbeat: { intervalMs: 5000, staleMs: 30000 },
       dailySpendCeilingUsd: 5,
-      llm: { provider: 'extractive' },
+      llm: { provider: 'extractive', timeoutMs: 60_000, prices: {} },
+      tailorScoreThreshold: 60,
+      preparationRecoveryIdleMs: 900_000,
       browserExecutablePath: '/usr/bin/chromium',
       hostPolicy: { minSpacingMs: 2000, maxInFlightPerHost: 1 },
     });
@@ -107,7 +109,7 @@ describe('config loading', () => {
     expect(config.api).toEqual({ host: '0.0.0.0', port: 0 });
     expect(config.heartbeat).toEqual({ intervalMs: 2000, staleMs: 9000 });
     expect(config.dailySpendCeilingUsd).toBe(0);
-    expect(config.llm).toEqual({ provider: 'anthropic', model: 'claude', apiKeyEnv: 'ANTHROPIC_API_KEY' });
+    expect(config.llm).toEqual({ provider: 'anthropic', model: 'claude', apiKeyEnv: 'ANTHROPIC_API_KEY', timeoutMs: 60_000, prices: {} });
   });
 
   it('leaves apiKey unset when the named variable is not in the environment', () => {

@@ -61,7 +61,7 @@ export function resolveSettings(
   const apiKeyEnv = settings.temporal_api_key_env;
   const apiKey = apiKeyEnv === undefined ? undefined : envValue(env, apiKeyEnv);
 
-  const llm: ResolvedConfig['llm'] = { provider: settings.llm.provider };
+  const llm: ResolvedConfig['llm'] = { provider: settings.llm.provider, timeoutMs: settings.llm.timeout_seconds * 1000, prices: settings.llm.prices };
   if (settings.llm.model !== undefined) llm.model = settings.llm.model;
   if (settings.llm.base_url !== undefined) llm.baseUrl = settings.llm.base_url;
   if (settings.llm.api_key_env !== undefined) llm.apiKeyEnv = settings.llm.api_key_env;
@@ -91,6 +91,8 @@ export function resolveSettings(
     },
     dailySpendCeilingUsd: settings.daily_spend_ceiling_usd,
     llm,
+    tailorScoreThreshold: settings.tailor_score_threshold,
+    preparationRecoveryIdleMs: settings.preparation_recovery_idle_minutes * 60_000,
     browserExecutablePath: settings.browser_executable_path,
     hostPolicy: { minSpacingMs: settings.host_min_spacing_ms, maxInFlightPerHost: settings.host_max_in_flight },
   };

@@ -30,6 +30,7 @@ const RULE = {
   provider: `must be one of ${LLM_PROVIDERS.join(', ')}`,
   httpUrl: 'must be an http:// or https:// URL',
   envName: 'must be an environment variable name (letters, digits and _, not starting with a digit)',
+  prices: 'must map model names to {"input_usd_per_mtok": number >= 0, "output_usd_per_mtok": number >= 0}',
 } as const;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -63,6 +64,27 @@ function NonEmptyString(message: string = RULE.nonEmptyString): PropertyDecorato
 
 function HostPort(): PropertyDecorator {
   return ValidateBy({ name: 'isHostPort', validator: { validate: isHostPort } }, { message: RULE.hostPortOrNull });
+}
+
+function isPrice(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  const price = value as Record<string, unknown>;
+  return keys.length === 2 && ok(price['input_usd_per_mtok']) && ok(price['output_usd_per_mtok']);
+}
+
+function PriceTableRule(): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isPriceTable',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every(isPrice),
+      },
+    },
+    { message: RULE.prices },
+  );
 }
 
 function EnvVarName(): PropertyDecorator {
@@ -120,6 +142,14 @@ export class LlmSettings {
   @IsOptional()
   @EnvVarName()
   api_key_env?: string = undefined;
+
+  /** Per model request timeout (each attempt, including the repair retry). */
+  @IntegerRange(1, 600)
+  timeout_seconds = 60;
+
+  /** USD per million tokens by model; a model without a price is free (local servers). */
+  @PriceTableRule()
+  prices: Record<string, { input_usd_per_mtok: number; output_usd_per_mtok: number }> = {};
 }
 
 /**
@@ -187,6 +217,17 @@ export class JobctrlSettings {
   @IsObject({ message: RULE.object })
   @ValidateNested({ message: RULE.object })
   llm: LlmSettings = new LlmSettings();
+
+  /** A job scoring at least this goes on to tailoring and a cover letter (read live by the worker). */
+  @IntegerRange(0, 100)
+  tailor_score_threshold = 60;
+
+  /**
+   * Idle preparation recovery: when the worker has been idle this long, jobs left this long in a
+   * pending preparation stage are started again under their own prep ids.
+   */
+  @IntegerRange(1, 1440)
+  preparation_recovery_idle_minutes = 15;
 
   @NonEmptyString()
   api_host = '127.0.0.1';

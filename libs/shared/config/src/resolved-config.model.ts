@@ -31,7 +31,16 @@ export interface ResolvedConfig {
   api: { host: string; port: number };
   heartbeat: { intervalMs: number; staleMs: number };
   dailySpendCeilingUsd: number;
-  llm: { provider: LlmProvider; model?: string; baseUrl?: string; apiKeyEnv?: string };
+  llm: {
+    provider: LlmProvider;
+    model?: string;
+    baseUrl?: string;
+    apiKeyEnv?: string;
+    timeoutMs: number;
+    prices: Record<string, { input_usd_per_mtok: number; output_usd_per_mtok: number }>;
+  };
+  tailorScoreThreshold: number;
+  preparationRecoveryIdleMs: number;
   browserExecutablePath: string;
   hostPolicy: { minSpacingMs: number; maxInFlightPerHost: number };
 }

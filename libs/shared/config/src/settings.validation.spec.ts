@@ -33,7 +33,9 @@ describe('validateSettings', () => {
       temporal_tls_server_name: null,
       temporal_api_key_env: null,
       daily_spend_ceiling_usd: 5,
-      llm: { provider: 'extractive', model: null, base_url: null, api_key_env: null },
+      llm: { provider: 'extractive', model: null, base_url: null, api_key_env: null, timeout_seconds: 60, prices: {} },
+      tailor_score_threshold: 60,
+      preparation_recovery_idle_minutes: 15,
       api_host: '127.0.0.1',
       api_port: 3000,
       worker_heartbeat_interval_seconds: 5,
@@ -97,6 +99,8 @@ describe('validateSettings', () => {
     ['temporal_api_key_env', 'MY-KEY', 'must be an environment variable name (letters, digits and _, not starting with a digit)'],
     ['llm', 'openai', 'must be an object'],
     ['llm', [], 'must be an object'],
+    ['tailor_score_threshold', 101, 'must be an integer from 0 to 100'],
+    ['preparation_recovery_idle_minutes', 0, 'must be an integer from 1 to 1440'],
   ])('rejects %s = %j', (key, value, rule) => {
     const raw = { [key]: value };
     expect(issuesOf(raw)).toEqual([{ key, value, rule }]);
@@ -107,6 +111,10 @@ describe('validateSettings', () => {
     ['base_url', 'ftp://models.local', 'must be an http:// or https:// URL'],
     ['base_url', 'localhost:11434', 'must be an http:// or https:// URL'],
     ['model', '', 'must be a non-empty string'],
+    ['timeout_seconds', 0, 'must be an integer from 1 to 600'],
+    ['prices', { 'gpt-4o': { input_usd_per_mtok: -1, output_usd_per_mtok: 10 } }, 'must map model names to {"input_usd_per_mtok": number >= 0, "output_usd_per_mtok": number >= 0}'],
+    ['prices', { 'gpt-4o': { input_usd_per_mtok: 2.5 } }, 'must map model names to {"input_usd_per_mtok": number >= 0, "output_usd_per_mtok": number >= 0}'],
+    ['prices', [], 'must map model names to {"input_usd_per_mtok": number >= 0, "output_usd_per_mtok": number >= 0}'],
   ])('rejects llm.%s = %j', (key, value, rule) => {
     expect(issuesOf({ llm: { [key]: value } })).toEqual([{ key: `llm.${key}`, value, rule }]);
   });

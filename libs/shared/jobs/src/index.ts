@@ -4,3 +4,4 @@ export * from './job.repository';
 export * from './pipeline-run.repository';
 export * from './lifecycle.projector';
 export * from './run-projection.rules';
+export * from './preparation.repository';

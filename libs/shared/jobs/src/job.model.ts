@@ -1,5 +1,32 @@
-/** Where a job stands in the pipeline. */
-export type JobStage = 'pending_enrichment' | 'pending_score' | 'pending_tailor' | 'scored';
+/**
+ * Where a job stands in the pipeline. After scoring, a job at or above `tailor_score_threshold`
+ * goes on to pending_tailor → pending_cover → prepared (or cover_rejected when no letter passed its
+ * review pair); a job below the threshold stops at scored.
+ */
+export type JobStage =
+  | 'pending_enrichment'
+  | 'pending_score'
+  | 'pending_tailor'
+  | 'pending_cover'
+  | 'scored'
+  | 'prepared'
+  | 'cover_rejected';
+
+export const JOB_STAGES: readonly JobStage[] = [
+  'pending_enrichment',
+  'pending_score',
+  'pending_tailor',
+  'pending_cover',
+  'scored',
+  'prepared',
+  'cover_rejected',
+];
+
+/** Stages a preparation workflow still has work in. */
+export const PREPARATION_PENDING_STAGES: readonly JobStage[] = ['pending_score', 'pending_tailor', 'pending_cover'];
+
+/** Why a job's preparation is paused (null while it runs or is done). */
+export type PrepStatus = 'spend_ceiling_reached' | null;
 
 /** How the detail capture went: robots-blocked and retryable failures may be re-admitted once per live consumer. */
 export type EnrichmentStatus = 'pending' | 'enriched' | 'robots_blocked' | 'failed_retryable' | 'failed';
@@ -48,6 +75,15 @@ export interface JobRecord {
   enrichmentError: string | null;
   score: number | null;
   scoreDetail: unknown;
+  /** The profile revision the score was computed against (null: not scored yet). */
+  scoreProfileRevision: number | null;
+  tailoredResume: unknown;
+  coverLetter: unknown;
+  /** The cover letter's review pair decision (accepted only when both reviews passed). */
+  coverReview: unknown;
+  coverAttempts: number;
+  prepStatus: PrepStatus;
+  preparedAt: string | null;
   sources: Array<{ sourceId: string; sourceKind: string; externalId: string; url: string }>;
   firstSeenAt: string;
   lastSeenAt: string;

@@ -5,10 +5,12 @@ import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { DiscoveryRunRepository } from './discovery-run.repository';
 import type { ObservedPosting } from './job.model';
 import { JobRepository } from './job.repository';
+import { PreparationRepository } from './preparation.repository';
 
 let dir: string;
 let jobs: JobRepository;
 let runs: DiscoveryRunRepository;
+let prep: PreparationRepository;
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-jobs-'));
@@ -16,6 +18,7 @@ beforeEach(async () => {
   await runMigrations({ databasePath });
   const uow = new UnitOfWorkFactory({ databasePath, entities: [] });
   jobs = new JobRepository(uow);
+  prep = new PreparationRepository(uow);
   runs = new DiscoveryRunRepository(uow);
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -76,8 +79,8 @@ describe('JobRepository', () => {
     expect(await jobs.recordEnrichment('j_b', { status: 'robots_blocked', error: 'disallowed' })).toBe('v1-j_b');
     expect(await jobs.get('j_a')).toMatchObject({ stage: 'pending_score', enrichmentStatus: 'enriched', descriptionText: 'Build things' });
     expect((await jobs.selectPendingPreparation({ runId: 'r1', includePendingTailor: false })).map((j) => j.jobKey).sort()).toEqual(['j_a', 'j_b']);
-    await jobs.recordScore('j_a', 70, { rationale: 'x' });
-    expect(await jobs.get('j_a')).toMatchObject({ stage: 'scored', score: 70 });
+    expect(await prep.recordScore('j_a', { score: 40, detail: { rationale: 'x' }, profileRevision: 1, threshold: 60 })).toBe('scored');
+    expect(await jobs.get('j_a')).toMatchObject({ stage: 'scored', score: 40, scoreProfileRevision: 1 });
     expect((await jobs.list({ stage: 'scored', limit: 10, offset: 0 })).total).toBe(1);
   });
 
@@ -110,5 +113,63 @@ describe('DiscoveryRunRepository', () => {
     await runs.markUnitFinished('r1', 's1', 'remotive:q=go&l=', 4);
     expect([...(await runs.finishedUnits('r1', 's1'))]).toEqual(['remotive:q=go&l=']);
     expect((await runs.finishedUnits('r2', 's1')).size).toBe(0);
+  });
+});
+
+describe('PreparationRepository', () => {
+  async function enriched(keys: string[]) {
+    await jobs.recordObservations('r1', 'g', keys.map((k, i) => posting({ jobKey: k, idempotencyKey: `v1-${k}`, contentKey: `c_${k}`, externalId: String(i), url: `https://x.test/${k}` })));
+    for (const k of keys) await jobs.recordEnrichment(k, { status: 'enriched', descriptionText: 'text' });
+  }
+
+  it('moves a job through score → tailor → cover → prepared, guarded by the expected stage', async () => {
+    await enriched(['j_a']);
+    expect(await prep.recordScore('j_a', { score: 75, detail: {}, profileRevision: 2, threshold: 60 })).toBe('pending_tailor');
+    // A cover decision for a job that is not pending_cover changes nothing.
+    expect(await prep.recordCoverDecision('j_a', { accepted: true }, true)).toBe('pending_tailor');
+    expect(await prep.recordTailored('j_a', { skills: ['TypeScript'] })).toBe('pending_cover');
+    expect(await prep.recordTailored('j_a', { skills: ['late retry'] })).toBe('pending_cover');
+    expect(await prep.recordCoverDraft('j_a', { text: 'draft 1' })).toBe(1);
+    expect(await prep.recordCoverDecision('j_a', { accepted: false }, false)).toBe('pending_cover');
+    expect(await prep.recordCoverDraft('j_a', { text: 'draft 2' })).toBe(2);
+    expect((await jobs.get('j_a'))?.coverReview).toBeNull();
+    expect(await prep.recordCoverDecision('j_a', { accepted: true }, true)).toBe('prepared');
+    expect(await jobs.get('j_a')).toMatchObject({
+      stage: 'prepared',
+      tailoredResume: { skills: ['TypeScript'] },
+      coverLetter: { text: 'draft 2' },
+      coverReview: { accepted: true },
+      coverAttempts: 2,
+      preparedAt: expect.any(String),
+    });
+  });
+
+  it('ends at cover_rejected when the final draft is rejected', async () => {
+    await enriched(['j_a']);
+    await prep.recordScore('j_a', { score: 90, detail: {}, profileRevision: 1, threshold: 60 });
+    await prep.recordTailored('j_a', {});
+    await prep.recordCoverDraft('j_a', { text: 'x' });
+    expect(await prep.recordCoverDecision('j_a', { accepted: false }, true)).toBe('cover_rejected');
+  });
+
+  it('selects pending stages, a run, stale profile revisions and idle jobs', async () => {
+    await enriched(['j_a', 'j_b', 'j_c']);
+    await prep.recordScore('j_a', { score: 10, detail: {}, profileRevision: 1, threshold: 60 });
+    await prep.recordScore('j_b', { score: 90, detail: {}, profileRevision: 2, threshold: 60 });
+    const keys = async (o: Parameters<PreparationRepository['selectForPreparation']>[0]) => (await prep.selectForPreparation(o)).map((t) => t.jobKey);
+    expect(await keys({ stages: ['pending_score'] })).toEqual(['j_c']);
+    expect(await keys({ stages: ['pending_score', 'pending_tailor'], runId: 'r1' })).toEqual(['j_b', 'j_c']);
+    expect(await keys({ stages: ['pending_score', 'pending_tailor'], runId: 'other' })).toEqual([]);
+    expect(await keys({ stages: [], staleBelowRevision: 2 })).toEqual(['j_a', 'j_c']);
+    expect(await keys({ stages: ['pending_tailor'], idleSinceMs: 0 })).toEqual([]);
+    expect(await keys({ stages: ['pending_tailor'], idleSinceMs: Date.now() + 1 })).toEqual(['j_b']);
+  });
+
+  it('records and clears the spend pause', async () => {
+    await enriched(['j_a']);
+    await prep.setPrepStatus('j_a', 'spend_ceiling_reached');
+    expect((await jobs.get('j_a'))?.prepStatus).toBe('spend_ceiling_reached');
+    await prep.recordScore('j_a', { score: 90, detail: {}, profileRevision: 1, threshold: 60 });
+    expect((await jobs.get('j_a'))?.prepStatus).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import type { EnrichmentStatus, JobListFilter, JobRecord, JobStage, ObservedPosting } from './job.model';
+import type { EnrichmentStatus, JobListFilter, JobRecord, JobStage, ObservedPosting, PrepStatus } from './job.model';
 
 interface JobRow {
   job_key: string;
@@ -23,6 +23,13 @@ interface JobRow {
   enrichment_error: string | null;
   score: number | null;
   score_detail: string | null;
+  score_profile_revision: number | null;
+  tailored_resume: string | null;
+  cover_letter: string | null;
+  cover_review: string | null;
+  cover_attempts: number;
+  prep_status: PrepStatus;
+  prepared_at: number | null;
   first_seen_at: number;
   last_seen_at: number;
 }
@@ -144,11 +151,6 @@ export class JobRepository {
     return rows.map((r) => ({ jobKey: r.job_key, idempotencyKey: r.idempotency_key }));
   }
 
-  async recordScore(jobKey: string, score: number, detail: unknown, now = Date.now()): Promise<void> {
-    await this.uow.run(({ manager }) =>
-      manager.query(`UPDATE jobs SET score = ?, score_detail = ?, scored_at = ?, stage = 'scored', updated_at = ? WHERE job_key = ?`, [score, JSON.stringify(detail), now, now, jobKey]),
-    );
-  }
 
   async get(jobKey: string): Promise<JobRecord | null> {
     return this.uow.run(async ({ manager }) => {
@@ -231,6 +233,13 @@ function toRecord(r: JobRow, sources: SourceRow[]): JobRecord {
     enrichmentError: r.enrichment_error,
     score: r.score,
     scoreDetail: r.score_detail ? JSON.parse(r.score_detail) : null,
+    scoreProfileRevision: r.score_profile_revision,
+    tailoredResume: r.tailored_resume ? JSON.parse(r.tailored_resume) : null,
+    coverLetter: r.cover_letter ? JSON.parse(r.cover_letter) : null,
+    coverReview: r.cover_review ? JSON.parse(r.cover_review) : null,
+    coverAttempts: r.cover_attempts,
+    prepStatus: r.prep_status,
+    preparedAt: r.prepared_at === null ? null : new Date(r.prepared_at).toISOString(),
     sources: sources.map((s) => ({ sourceId: s.source_id, sourceKind: s.source_kind, externalId: s.external_id, url: s.url })),
     firstSeenAt: new Date(r.first_seen_at).toISOString(),
     lastSeenAt: new Date(r.last_seen_at).toISOString(),

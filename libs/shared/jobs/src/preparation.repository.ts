@@ -1,0 +1,125 @@
+import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import type { JobStage, PrepStatus } from './job.model';
+
+export interface PreparationTarget {
+  jobKey: string;
+  idempotencyKey: string;
+}
+
+/**
+ * The preparation stage's writes to a job: score, tailored resume, cover letter and its review
+ * pair, and the pause state. Every stage transition is guarded by the stage it expects, so a late
+ * or repeated activity attempt cannot move a job backwards or skip a step.
+ */
+export class PreparationRepository {
+  constructor(private readonly uow: UnitOfWorkFactory) {}
+
+  /** Stores a score; the job goes on to tailoring at or above the threshold, stops at scored below it. */
+  async recordScore(
+    jobKey: string,
+    score: { score: number; detail: unknown; profileRevision: number; threshold: number },
+    now = Date.now(),
+  ): Promise<JobStage> {
+    const next: JobStage = score.score >= score.threshold ? 'pending_tailor' : 'scored';
+    await this.uow.run(({ transaction }) =>
+      transaction((m) => m.query(
+        `UPDATE jobs SET score = ?, score_detail = ?, scored_at = ?, score_profile_revision = ?, stage = ?,
+           tailored_resume = CASE WHEN ? = 'scored' THEN tailored_resume ELSE NULL END,
+           prep_status = NULL, updated_at = ?
+         WHERE job_key = ? AND stage <> 'pending_enrichment'`,
+        [score.score, JSON.stringify(score.detail), now, score.profileRevision, next, next, now, jobKey],
+      ), 'immediate'),
+    );
+    return next;
+  }
+
+  async recordTailored(jobKey: string, resume: unknown, now = Date.now()): Promise<JobStage | null> {
+    return this.transition(jobKey, 'pending_tailor', 'pending_cover', `tailored_resume = ?, tailored_at = ?, cover_attempts = 0`, [JSON.stringify(resume), now], now);
+  }
+
+  /** A new draft replaces the previous one and clears its review: a review belongs to one draft. */
+  async recordCoverDraft(jobKey: string, letter: unknown, now = Date.now()): Promise<number> {
+    const rows: Array<{ cover_attempts: number }> = await this.uow.run(({ transaction }) =>
+      transaction(async (m) => {
+        await m.query(
+          `UPDATE jobs SET cover_letter = ?, cover_review = NULL, cover_attempts = cover_attempts + 1, updated_at = ? WHERE job_key = ? AND stage = 'pending_cover'`,
+          [JSON.stringify(letter), now, jobKey],
+        );
+        return m.query(`SELECT cover_attempts FROM jobs WHERE job_key = ?`, [jobKey]);
+      }, 'immediate'),
+    );
+    return rows[0]?.cover_attempts ?? 0;
+  }
+
+  /**
+   * Stores the review pair's decision for the current draft. Only an accepted pair moves the job to
+   * prepared; a rejection on the final attempt ends at cover_rejected, earlier ones stay pending_cover
+   * for a regeneration.
+   */
+  async recordCoverDecision(jobKey: string, decision: { accepted: boolean }, finalAttempt: boolean, now = Date.now()): Promise<JobStage | null> {
+    const next: JobStage = decision.accepted ? 'prepared' : finalAttempt ? 'cover_rejected' : 'pending_cover';
+    return this.transition(
+      jobKey,
+      'pending_cover',
+      next,
+      `cover_review = ?, prepared_at = CASE WHEN ? THEN ? ELSE prepared_at END`,
+      [JSON.stringify(decision), decision.accepted ? 1 : 0, now],
+      now,
+    );
+  }
+
+  async setPrepStatus(jobKey: string, status: PrepStatus, now = Date.now()): Promise<void> {
+    await this.uow.run(({ transaction }) =>
+      transaction((m) => m.query(`UPDATE jobs SET prep_status = ?, updated_at = ? WHERE job_key = ?`, [status, now, jobKey]), 'immediate'),
+    );
+  }
+
+  /**
+   * Jobs a preparation batch should start: those in the given pending stages, plus (with
+   * `staleBelowRevision`) jobs scored against an older profile. With `runId`, only that discovery
+   * run's members; with `idleSinceMs`, only jobs untouched since then (the idle recovery batch).
+   */
+  async selectForPreparation(opts: {
+    stages: readonly JobStage[];
+    runId?: string;
+    staleBelowRevision?: number;
+    idleSinceMs?: number;
+    limit?: number;
+  }): Promise<PreparationTarget[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const either: string[] = [];
+    if (opts.stages.length > 0) {
+      either.push(`j.stage IN (${opts.stages.map(() => '?').join(', ')})`);
+      params.push(...opts.stages);
+    }
+    if (opts.staleBelowRevision !== undefined) {
+      either.push(`(j.stage <> 'pending_enrichment' AND (j.score_profile_revision IS NULL OR j.score_profile_revision < ?))`);
+      params.push(opts.staleBelowRevision);
+    }
+    if (either.length === 0) return [];
+    where.push(`(${either.join(' OR ')})`);
+    if (opts.runId) {
+      where.push('j.job_key IN (SELECT job_key FROM discovery_run_jobs WHERE run_id = ?)');
+      params.push(opts.runId);
+    }
+    if (opts.idleSinceMs !== undefined) {
+      where.push('j.updated_at <= ?');
+      params.push(opts.idleSinceMs);
+    }
+    const rows: Array<{ job_key: string; idempotency_key: string }> = await this.uow.run(({ manager }) =>
+      manager.query(`SELECT j.job_key, j.idempotency_key FROM jobs j WHERE ${where.join(' AND ')} ORDER BY j.job_key LIMIT ?`, [...params, opts.limit ?? -1]),
+    );
+    return rows.map((r) => ({ jobKey: r.job_key, idempotencyKey: r.idempotency_key }));
+  }
+
+  private async transition(jobKey: string, from: JobStage, to: JobStage, set: string, params: unknown[], now: number): Promise<JobStage | null> {
+    return this.uow.run(({ transaction }) =>
+      transaction(async (m) => {
+        await m.query(`UPDATE jobs SET ${set}, stage = ?, prep_status = NULL, updated_at = ? WHERE job_key = ? AND stage = ?`, [...params, to, now, jobKey, from]);
+        const rows: Array<{ stage: JobStage }> = await m.query(`SELECT stage FROM jobs WHERE job_key = ?`, [jobKey]);
+        return rows[0]?.stage ?? null;
+      }, 'immediate'),
+    );
+  }
+}

@@ -1,0 +1,12 @@
+export * from './llm.types';
+export * from './llm.errors';
+export * from './llm.pricing';
+export { StructuredLlmClient, repairInstruction } from './structured-call';
+export type { HttpCall, LlmClientConfig, ModelAnswer, RepairTurn, TokenCounts } from './structured-call';
+export * from './openai.client';
+export * from './anthropic.client';
+export * from './llm-client.factory';
+export * from './testing/llm-simulator';
+export * from './spend-ledger.repository';
+export * from './spend-gate';
+export * from './llm-runtime';

@@ -1,0 +1,68 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { createLlmClient } from './llm-client.factory';
+import { isLlmError, toActivityFailure } from './llm.errors';
+import type { Effort, LlmClient, ModelProviderName, PriceTable } from './llm.types';
+import { withSpendGate, SpendCeilingReachedError } from './spend-gate';
+import type { SpendLedgerRepository } from './spend-ledger.repository';
+
+export interface LlmRuntimeOptions {
+  provider: 'extractive' | ModelProviderName;
+  model?: string;
+  baseUrl?: string;
+  /** The key itself, read from the environment variable named by llm.api_key_env by the caller. */
+  apiKey?: string;
+  prices: PriceTable;
+  timeoutMs: number;
+  effort?: Effort;
+  ledger: SpendLedgerRepository;
+  /** Read on every admission, so a raised ceiling applies without a restart. */
+  ceilingUsd: () => number;
+}
+
+/**
+ * The worker's model runtime: which provider the spendful stages use, and for a network provider a
+ * client per unit of work whose every attempt is charged to the spend ledger (with the job it was
+ * for) and admitted against the daily ceiling first. `extractive` has no client: stages run their
+ * extractive rules, which cost nothing.
+ */
+export class LlmRuntime {
+  constructor(private readonly options: LlmRuntimeOptions) {}
+
+  get provider(): LlmRuntimeOptions['provider'] {
+    return this.options.provider;
+  }
+
+  get model(): string {
+    return this.options.provider === 'extractive' ? 'extractive' : (this.options.model ?? '');
+  }
+
+  /** null for the extractive provider. */
+  clientFor(context: { jobKey?: string }): LlmClient | null {
+    const o = this.options;
+    if (o.provider === 'extractive') return null;
+    const inner = createLlmClient({
+      provider: o.provider,
+      model: o.model ?? '',
+      ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+      ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+      prices: o.prices,
+      timeoutMs: o.timeoutMs,
+      ...(o.effort ? { defaultEffort: o.effort } : {}),
+      onUsage: (usage) => o.ledger.record(usage, context),
+    });
+    return withSpendGate(inner, o.ledger, o.ceilingUsd);
+  }
+}
+
+/**
+ * Maps a spendful step's error to the activity failure the retry policies expect: the spend
+ * ceiling and provider errors keep their taxonomy type; anything else is rethrown as is.
+ */
+export function toSpendfulFailure(err: unknown): unknown {
+  if (err instanceof SpendCeilingReachedError) {
+    return ApplicationFailure.create({ message: err.message, type: err.code, nonRetryable: true });
+  }
+  if (err instanceof ApplicationFailure) return err;
+  if (isLlmError(err)) return toActivityFailure(err);
+  return err;
+}

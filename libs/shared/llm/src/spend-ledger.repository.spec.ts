@@ -1,0 +1,114 @@
+import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { LlmRuntime } from './llm-runtime';
+import type { LlmUsage } from './llm.types';
+import { SpendCeilingReachedError } from './spend-gate';
+import { msUntilNextSpendDay, spendDay, SpendLedgerRepository } from './spend-ledger.repository';
+import { startLlmSimulator } from './testing/llm-simulator';
+
+const dbs = tempDbDir('spend');
+afterAll(() => dbs.cleanup());
+
+async function ledger(): Promise<SpendLedgerRepository> {
+  const databasePath = dbs.file('ledger');
+  await runMigrations({ databasePath });
+  return new SpendLedgerRepository(new UnitOfWorkFactory({ databasePath, entities: [] }));
+}
+
+const usage = (o: Partial<LlmUsage> = {}): LlmUsage => ({
+  provider: 'openai',
+  model: 'm',
+  lane: 'cover',
+  effort: 'medium',
+  inputTokens: 100,
+  outputTokens: 50,
+  costUsd: 0.01,
+  outcome: 'ok',
+  ...o,
+});
+
+describe('SpendLedgerRepository', () => {
+  it('sums today by lane; another day does not count', async () => {
+    const l = await ledger();
+    const now = new Date(2026, 10, 30, 12).getTime();
+    await l.record(usage({ lane: 'score', costUsd: 0.02 }), { jobKey: 'j1' }, now);
+    await l.record(usage({ lane: 'review', costUsd: 0.03 }), {}, now);
+    await l.record(usage({ lane: 'review', costUsd: 0.05, outcome: 'invalid_output' }), {}, now);
+    await l.record(usage({ lane: 'score', costUsd: 9 }), {}, now - 24 * 3600_000);
+    const s = await l.summary(spendDay(now));
+    expect(s.totalUsd).toBeCloseTo(0.1);
+    expect(s.byLane).toMatchObject({ score: 0.02, review: 0.08, tailor: 0, cover: 0, compensation: 0 });
+    expect(s.calls).toBe(3);
+  });
+
+  it('names the local day and the time to its rollover', () => {
+    const t = new Date(2026, 10, 30, 23, 59, 0).getTime();
+    expect(spendDay(t)).toBe('2026-11-30');
+    expect(msUntilNextSpendDay(t)).toBe(60_000);
+  });
+
+  it('admits within the ceiling, makes a call wait behind in-flight reservations, lets the last call use the remainder', async () => {
+    const l = await ledger();
+    const a = await l.reserve(0.4, 1);
+    const b = await l.reserve(0.4, 1);
+    expect(a.kind).toBe('admitted');
+    expect(b.kind).toBe('admitted');
+    // 0.8 reserved: another 0.4 would not fit while they are in flight.
+    expect((await l.reserve(0.4, 1)).kind).toBe('wait');
+    await l.record(usage({ costUsd: 0.3 }));
+    await l.release((a as { reservationId: string }).reservationId);
+    await l.record(usage({ costUsd: 0.3 }));
+    await l.release((b as { reservationId: string }).reservationId);
+    // 0.6 spent, nothing in flight: a 0.5 call may take the day over the ceiling by at most its own cost.
+    const last = await l.reserve(0.5, 1);
+    expect(last.kind).toBe('admitted');
+    expect((await l.reserve(0.01, 1)).kind).toBe('wait');
+    await l.record(usage({ costUsd: 0.5 }));
+    await l.release((last as { reservationId: string }).reservationId);
+    // At or over the ceiling, nothing is admitted.
+    expect(await l.reserve(0.001, 1)).toEqual({ kind: 'refused', spentUsd: expect.closeTo(1.1) });
+  });
+
+  it('ignores a crashed caller\'s expired reservation', async () => {
+    const l = await ledger();
+    expect((await l.reserve(0.9, 1, Date.now() - 11 * 60_000)).kind).toBe('admitted');
+    expect((await l.reserve(0.9, 1)).kind).toBe('admitted');
+  });
+});
+
+describe('LlmRuntime with the spend gate (priced OpenAI-compatible server)', () => {
+  it('records every call to the ledger and stops before the call once the ceiling is reached, over by at most one call', async () => {
+    const sim = await startLlmSimulator({ latencyMs: 20, respond: () => ({ ok: true }) });
+    try {
+      const l = await ledger();
+      // ~1000 input tokens at 1000 $/Mtok: every call costs about $1.
+      const ceiling = 5;
+      const runtime = new LlmRuntime({
+        provider: 'openai',
+        model: 'priced',
+        baseUrl: sim.url,
+        prices: { priced: { input_usd_per_mtok: 1000, output_usd_per_mtok: 1000 } },
+        timeoutMs: 5000,
+        ledger: l,
+        ceilingUsd: () => ceiling,
+      });
+      const request = { lane: 'score' as const, system: 's', user: 'x'.repeat(4000), schemaName: 'x', schema: { type: 'object' }, parse: (v: unknown) => v, maxOutputTokens: 10 };
+      const results = await Promise.allSettled(Array.from({ length: 10 }, () => runtime.clientFor({ jobKey: 'j' })!.generate(request)));
+      const refused = results.filter((r) => r.status === 'rejected');
+      expect(refused.length).toBeGreaterThan(0);
+      for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(SpendCeilingReachedError);
+      const spent = (await l.summary()).totalUsd;
+      const oneCall = 1.01;
+      expect(spent).toBeGreaterThanOrEqual(ceiling);
+      expect(spent).toBeLessThanOrEqual(ceiling + oneCall);
+      expect(sim.requests.length).toBe(results.length - refused.length);
+      await expect(runtime.clientFor({})!.generate(request)).rejects.toMatchObject({ code: 'spend_ceiling_reached' });
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('has no client for the extractive provider', () => {
+    const runtime = new LlmRuntime({ provider: 'extractive', prices: {}, timeoutMs: 1000, ledger: {} as SpendLedgerRepository, ceilingUsd: () => 0 });
+    expect(runtime.clientFor({})).toBeNull();
+  });
+});
