@@ -353,6 +353,7 @@ async function runBatchDirect(shared: Shared): Promise<PhaseResult> {
     gauge: new ActivityGauge({ allowlist: ACTIVITY_DETAIL_ALLOWLIST, readableWorkflowId: READABLE_WORKFLOW_ID }),
     cpu,
     workerIdentity: newWorkerIdentity(),
+    activitySlots: capacity.remoteActivitySlots,
     pipeline: PIPELINE,
     log: (m) => log(`batch activities: ${m}`),
   });

@@ -1,16 +1,19 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DISCOVERY_ENTITIES, DiscoveryModule } from '@jobctrl/discovery';
 import { OPERATIONS_ENTITIES, OperationsModule } from '@jobctrl/operations';
+import { PreparationModule } from '@jobctrl/preparation';
 import { JobctrlConfigModule, ResolvedConfig } from '@jobctrl/shared/config';
 import { DbModule } from '@jobctrl/shared/db';
 import { DiscoveryRuntimeController } from './controllers/discovery-runtime.controller';
 import { HealthController } from './controllers/health.controller';
 import { JobsController } from './controllers/jobs.controller';
 import { PipelineRunsController } from './controllers/pipeline-runs.controller';
+import { ProfileController } from './controllers/profile.controller';
 import { OperationsController } from './controllers/operations.controller';
 import { SettingsController } from './controllers/settings.controller';
 import { SmokeController } from './controllers/smoke.controller';
 import { SourcesController } from './controllers/sources.controller';
+import { SpendController } from './controllers/spend.controller';
 
 /** Wiring only: controllers and the libs' modules. */
 @Module({})
@@ -23,8 +26,9 @@ export class AppModule {
         DbModule.forRoot({ databasePath: config.databasePath, entities: [...OPERATIONS_ENTITIES, ...DISCOVERY_ENTITIES] }),
         OperationsModule,
         DiscoveryModule,
+        PreparationModule,
       ],
-      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SourcesController, PipelineRunsController, JobsController, SmokeController],
+      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SourcesController, PipelineRunsController, JobsController, SmokeController, ProfileController, SpendController],
     };
   }
 }

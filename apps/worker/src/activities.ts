@@ -1,12 +1,17 @@
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { HostPolicyHttpClient } from '@jobctrl/shared/http';
-import { DiscoveryRunRepository, JobRepository, LifecycleProjector } from '@jobctrl/shared/jobs';
+import { DiscoveryRunRepository, JobRepository, LifecycleProjector, PipelineRunRepository, PreparationRepository } from '@jobctrl/shared/jobs';
+import { LlmRuntime, SpendLedgerRepository, type LlmRuntimeOptions } from '@jobctrl/shared/llm';
+import { ProfileRepository } from '@jobctrl/shared/profile';
 import type { ActivityGauge, CpuTaskPool, WorkerExecutors } from '@jobctrl/shared/temporal';
 import { createLifecycleActivities, createSmokeActivities } from '@jobctrl/operations';
 import { createDiscoveryActivities, DiscoveryRuntimeRepository, SourceRepository } from '@jobctrl/discovery';
 import { ChromiumRenderer, createEnrichmentActivities } from '@jobctrl/enrichment';
 import { createScoringActivities } from '@jobctrl/scoring';
-import { startPreparation } from './preparation-starter';
+import { createTailoringActivities } from '@jobctrl/tailoring';
+import { createCoverLetterActivities, ReviewExecutor } from '@jobctrl/cover-letter';
+import { createPreparationActivities } from '@jobctrl/preparation';
+import { runPreparationToEnd, startPreparation } from './preparation-starter';
 
 export interface PipelineSettings {
   internalConcurrency: number;
@@ -14,7 +19,20 @@ export interface PipelineSettings {
   enrichmentPollMs?: number;
   /** Chromium for JavaScript-rendered detail pages (browser_executable_path); none = such pages keep the source text. */
   browserExecutablePath?: string;
+  preparation?: PreparationSettings;
 }
+
+/** The preparation stage's settings: the model runtime (fixed at start) and the live-read settings. */
+export interface PreparationSettings {
+  llm: Omit<LlmRuntimeOptions, 'ledger' | 'ceilingUsd'>;
+  /** Read on every use, so PATCH /v1/settings applies without a restart. */
+  live: () => { dailySpendCeilingUsd: number; tailorScoreThreshold: number; recoveryIdleMs: number };
+}
+
+const DEFAULT_PREPARATION: PreparationSettings = {
+  llm: { provider: 'extractive', prices: {}, timeoutMs: 60_000 },
+  live: () => ({ dailySpendCeilingUsd: 5, tailorScoreThreshold: 60, recoveryIdleMs: 15 * 60_000 }),
+};
 
 export interface ActivityDeps {
   uow: UnitOfWorkFactory;
@@ -22,6 +40,8 @@ export interface ActivityDeps {
   gauge: ActivityGauge;
   cpu: CpuTaskPool;
   workerIdentity: string;
+  /** worker_activity_slots: also the review executor's running-leaf limit N. */
+  activitySlots: number;
   pipeline: PipelineSettings;
   log: (message: string) => void;
 }
@@ -38,6 +58,29 @@ export function buildActivities(deps: ActivityDeps) {
     : undefined;
   // One host policy per worker: politeness limits hold across every family and the enrichment consumer.
   const http = new HostPolicyHttpClient({ minSpacingMs: deps.pipeline.hostPolicy.minSpacingMs, maxInFlightPerHost: deps.pipeline.hostPolicy.maxInFlightPerHost });
+  const prepSettings = deps.pipeline.preparation ?? DEFAULT_PREPARATION;
+  const prep = new PreparationRepository(deps.uow);
+  const ledger = new SpendLedgerRepository(deps.uow);
+  const profiles = new ProfileRepository(deps.uow);
+  const llm = new LlmRuntime({ ...prepSettings.llm, ledger, ceilingUsd: () => prepSettings.live().dailySpendCeilingUsd });
+  const reviews = new ReviewExecutor({ leafLimit: deps.activitySlots });
+  const stage = { jobs, prep, profile: () => profiles.get(), llm };
+  const preparation = {
+    ...createScoringActivities({ ...stage, threshold: () => prepSettings.live().tailorScoreThreshold }),
+    ...createTailoringActivities(stage),
+    ...createCoverLetterActivities({ ...stage, reviews, reviewDatabase: deps.uow, processDatabasePath: deps.uow.databasePath }),
+    ...createPreparationActivities({
+      prep,
+      runs: new PipelineRunRepository(deps.uow),
+      ledger,
+      settings: () => {
+        const live = prepSettings.live();
+        return { provider: prepSettings.llm.provider, dailySpendCeilingUsd: live.dailySpendCeilingUsd, recoveryIdleMs: live.recoveryIdleMs };
+      },
+      profileRevision: async () => (await profiles.get()).revision,
+      runPreparation: runPreparationToEnd,
+    }),
+  };
   const activities = {
     ...createLifecycleActivities({ uow: deps.uow, executor: deps.executors.temporalSync, projector: new LifecycleProjector(deps.uow), log: deps.log }),
     ...createSmokeActivities({ uow: deps.uow, gauge: deps.gauge, workerIdentity: deps.workerIdentity }),
@@ -51,8 +94,15 @@ export function buildActivities(deps: ActivityDeps) {
       startPreparation,
     }),
     ...createEnrichmentActivities({ jobs, http, cpu: deps.cpu, renderer, startPreparation, pollIntervalMs: deps.pipeline.enrichmentPollMs, log: deps.log }),
-    // The profile store arrives with the preparation stage; until then scoring sees an empty profile.
-    ...createScoringActivities({ jobs, profile: async () => ({ skills: [] }) }),
+    ...preparation,
   };
-  return { activities, close: async () => renderer?.close() };
+  return {
+    activities,
+    // Shutdown order (spec): admission stops and reviews drain before the model runtime and the
+    // browser go away.
+    close: async () => {
+      await reviews.shutdown();
+      await renderer?.close();
+    },
+  };
 }

@@ -72,6 +72,7 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
     gauge,
     cpu,
     workerIdentity: identity,
+    activitySlots: opts.capacity.remoteActivitySlots,
     pipeline: opts.pipeline ?? { internalConcurrency: 2, hostPolicy: { minSpacingMs: 2000, maxInFlightPerHost: 1 } },
     log: (m) => console.warn(`[worker] ${m}`),
   });

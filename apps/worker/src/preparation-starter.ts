@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { JobPreparationInput, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { JobPreparationInput, JobPreparationResult, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
 
 /**
  * Starts a job's preparation workflow from inside an activity, through the activity's own client.
@@ -28,4 +28,21 @@ export async function startPreparationWith(client: Client, taskQueue: string, jo
     // A completed execution with this id: the job was already prepared (the reuse policy refuses it).
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
+}
+
+/**
+ * A preparation batch's start: the same id, USE_EXISTING for a running execution (a discovery
+ * handoff's score-only run is awaited, not duplicated), and a new execution once the previous one
+ * closed — batches select jobs by stage, so a closed execution only means the job has more to do.
+ */
+export async function runPreparationToEnd(job: { jobKey: string; idempotencyKey: string }, input: JobPreparationInput): Promise<JobPreparationResult> {
+  const ctx = Context.current();
+  const handle = await ctx.client.workflow.start(PREPARATION_WORKFLOW_TYPE, {
+    taskQueue: ctx.info.taskQueue,
+    workflowId: prepWorkflowId(job.idempotencyKey),
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+  });
+  return (await handle.result()) as JobPreparationResult;
 }

@@ -1,11 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { HeartbeatWriter, WorkerHeartbeatRepository } from '@jobctrl/operations';
-import { JOBCTRL_CONFIG, ResolvedConfig } from '@jobctrl/shared/config';
+import { createLiveSettingsReader, JOBCTRL_CONFIG, ResolvedConfig } from '@jobctrl/shared/config';
+import { PreparationRepository } from '@jobctrl/shared/jobs';
+import { ProfileRepository } from '@jobctrl/shared/profile';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { temporalConnectOptions, workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, JobctrlWorker } from './create-worker';
 import { createWorkerHeartbeatWriter } from './worker-heartbeat';
+import { PreparationRecovery } from './preparation-recovery';
 
 /** The worker process: connects, builds the Worker, heartbeats, runs until a shutdown signal. */
 @Injectable()
@@ -24,6 +28,11 @@ export class WorkerRuntime {
     const connection = await NativeConnection.connect({ address: temporal.address, tls: temporal.tls, apiKey: temporal.apiKey });
     let jw: JobctrlWorker | undefined;
     let writer: HeartbeatWriter | undefined;
+    let recovery: PreparationRecovery | undefined;
+    let clientConnection: Connection | undefined;
+    // Spend ceiling, score threshold, recovery idle time and internal concurrency apply without a restart.
+    const live = createLiveSettingsReader(this.config);
+    const { llm } = this.config;
     try {
       jw = await createJobctrlWorker({
         connection,
@@ -35,6 +44,20 @@ export class WorkerRuntime {
           internalConcurrency: this.config.pipelineInternalConcurrency,
           hostPolicy: this.config.hostPolicy,
           browserExecutablePath: this.config.browserExecutablePath,
+          preparation: {
+            llm: {
+              provider: llm.provider,
+              ...(llm.model ? { model: llm.model } : {}),
+              ...(llm.baseUrl ? { baseUrl: llm.baseUrl } : {}),
+              ...(llm.apiKey ? { apiKey: llm.apiKey } : {}),
+              prices: llm.prices,
+              timeoutMs: llm.timeoutMs,
+            },
+            live: () => {
+              const s = live();
+              return { dailySpendCeilingUsd: s.daily_spend_ceiling_usd, tailorScoreThreshold: s.tailor_score_threshold, recoveryIdleMs: s.preparation_recovery_idle_minutes * 60_000 };
+            },
+          },
         },
       });
       const { identity } = jw;
@@ -51,6 +74,22 @@ export class WorkerRuntime {
         log: (m) => this.logger.warn(m),
       });
       writer.start();
+      const profiles = new ProfileRepository(this.uow);
+      // The recovery starter needs a client; the worker's native connection cannot serve one.
+      clientConnection = Connection.lazy({ address: temporal.address, tls: temporal.tls, apiKey: temporal.apiKey });
+      recovery = new PreparationRecovery({
+        client: new Client({ connection: clientConnection, namespace: temporal.namespace }),
+        taskQueue: temporal.taskQueue,
+        gauge: jw.gauge,
+        prep: new PreparationRepository(this.uow),
+        settings: () => {
+          const s = live();
+          return { idleMs: s.preparation_recovery_idle_minutes * 60_000, internalConcurrency: s.pipeline_internal_concurrency };
+        },
+        profileRevision: async () => (await profiles.get()).revision,
+        log: (m) => this.logger.warn(m),
+      });
+      recovery.start();
       this.logger.log(
         `worker ${identity} polling task queue ${temporal.taskQueue} on ${temporal.address} (namespace ${temporal.namespace}); ` +
           `${capacity.remoteActivitySlots} remote activity slots, ${capacity.localControlSlots} local control slots, ` +
@@ -59,6 +98,8 @@ export class WorkerRuntime {
       // Resolves after a shutdown signal (the SDK handles SIGINT/SIGTERM) once in-flight work drained.
       await jw.worker.run();
     } finally {
+      recovery?.stop();
+      await clientConnection?.close();
       await writer?.stop();
       if (jw) await Promise.all([jw.executors.temporalSync.shutdown(), jw.executors.blockingStage.shutdown(), jw.close()]);
       await connection.close();

@@ -1,4 +1,4 @@
-import { buildSkillIndex, normaliseTerm, skillPattern, type SkillIndex } from './skill.vocabulary';
+import { defaultSkillIndex, findMentionedSkills, normaliseTerm, skillPattern, titleCoreWords, type SkillIndex } from '@jobctrl/shared/profile';
 
 /**
  * The extractive scorer: a deterministic, explainable fit score computed only from text that is
@@ -10,11 +10,13 @@ import { buildSkillIndex, normaliseTerm, skillPattern, type SkillIndex } from '.
  * Formula (extractive-v1):
  *
  *   requirements R = job.requirements when given (non-empty), otherwise the vocabulary skills and
- *                    profile skills found in the job description (see skill.vocabulary.ts)
+ *                    profile skills found in the job description (see skill.vocabulary.ts in
+ *                    @jobctrl/shared/profile)
  *   S (skills)     = |requirements matched by a profile skill| / |R|          (only when |R| > 0)
  *   T (title)      = max over profile titles p of |core(p) ∩ core(job.title)| / |core(p)|,
  *                    where core() lower-cases, unifies synonyms (developer → engineer,
- *                    front-end → frontend) and drops seniority/filler words  (only when titles given)
+ *                    front-end → frontend) and drops seniority/filler words  (only when titles given;
+ *                    see title.vocabulary.ts in @jobctrl/shared/profile)
  *   L (location)   = 1   when a profile location's most specific part appears in job.location,
  *                    1   when the job is remote and the profile does not refuse remote,
  *                    0.5 when the job is remote but the profile prefers on-site (remote === false),
@@ -65,7 +67,7 @@ export interface ExtractiveScore {
   requirementsSource: 'job' | 'description';
 }
 
-const skillIndex: SkillIndex = buildSkillIndex();
+const skillIndex: SkillIndex = defaultSkillIndex();
 
 export function scoreJobExtractive(profile: ScoringProfile, job: ScoringJob): ExtractiveScore {
   const profileKeys = uniqueInOrder(profile.skills.map((s) => skillIndex.keyOf(s)).filter(Boolean));
@@ -159,56 +161,9 @@ function coversRequirement(requirement: Requirement, profileKeys: string[]): boo
   return mentionedSkills(requirement.text, profileKeys).some((key) => profileKeys.includes(key));
 }
 
-/**
- * Canonical keys of the skills mentioned in `text` (vocabulary plus `extraKeys`), by first mention.
- * A skill whose every mention lies inside a longer skill's mention is dropped, so "Tailwind CSS"
- * does not also count as "CSS" and "React Native" not also as "React".
- */
+/** Canonical keys of the skills mentioned in `text` (vocabulary plus `extraKeys`), by first mention. */
 function mentionedSkills(text: string, extraKeys: string[]): string[] {
-  const spans: Array<{ key: string; start: number; end: number }> = [];
-  for (const key of uniqueInOrder([...skillIndex.vocabularyKeys(), ...extraKeys])) {
-    for (const pattern of skillIndex.patternsOf(key)) {
-      for (const match of text.matchAll(new RegExp(pattern.source, `${pattern.flags}g`))) {
-        spans.push({ key, start: match.index, end: match.index + match[0].length });
-      }
-    }
-  }
-  const inside = (a: { key: string; start: number; end: number }) =>
-    spans.some((b) => b.key !== a.key && b.start <= a.start && a.end <= b.end && b.end - b.start > a.end - a.start);
-  const first = new Map<string, number>();
-  for (const span of spans) {
-    if (inside(span)) continue;
-    const seen = first.get(span.key);
-    if (seen === undefined || span.start < seen) first.set(span.key, span.start);
-  }
-  // Ties resolve by code-point order of the key (not localeCompare, which depends on the ICU locale).
-  return [...first.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([key]) => key);
-}
-
-/** Words that say how senior or how phrased a title is, not what the job is. */
-const TITLE_FILLER = new Set([
-  'senior', 'sr', 'junior', 'jr', 'lead', 'staff', 'principal', 'head', 'chief', 'associate', 'mid',
-  'level', 'entry', 'intern', 'i', 'ii', 'iii', 'iv', 'v', 'the', 'of', 'and', 'a', 'an', 'for', 'to',
-  'in', 'at', 'with', 'remote', 'hybrid', 'onsite', 'm', 'f', 'd', 'w', 'x', 'all', 'genders',
-]);
-
-const TITLE_SYNONYMS: Readonly<Record<string, string>> = {
-  developer: 'engineer', dev: 'engineer', programmer: 'engineer', eng: 'engineer', swe: 'engineer',
-  mgr: 'manager', admin: 'administrator', ops: 'operations',
-};
-
-function titleCore(title: string): Set<string> {
-  const unified = title
-    .toLowerCase()
-    .replace(/\bfront[\s-]+end\b/g, 'frontend')
-    .replace(/\bback[\s-]+end\b/g, 'backend')
-    .replace(/\bfull[\s-]+stack\b/g, 'fullstack');
-  const tokens = unified
-    .split(/[^a-z0-9+#]+/)
-    .filter(Boolean)
-    .map((t) => TITLE_SYNONYMS[t] ?? t)
-    .filter((t) => !TITLE_FILLER.has(t));
-  return new Set(tokens);
+  return findMentionedSkills(text, skillIndex, extraKeys);
 }
 
 interface ComponentResult {
@@ -217,10 +172,10 @@ interface ComponentResult {
 }
 
 function titleFit(profileTitles: string[], jobTitle: string): ComponentResult | undefined {
-  const job = titleCore(jobTitle);
+  const job = titleCoreWords(jobTitle);
   let best: { value: number; title: string } | undefined;
   for (const title of profileTitles) {
-    const core = titleCore(title);
+    const core = titleCoreWords(title);
     if (core.size === 0) continue;
     const overlap = [...core].filter((t) => job.has(t)).length;
     const value = overlap / core.size;

@@ -1,28 +1,44 @@
-import { ApplicationFailure } from '@temporalio/common';
 import type { ScoringActivities } from '@jobctrl/pipeline/contracts';
-import type { JobRepository } from '@jobctrl/shared/jobs';
-import { scoreJobExtractive, ScoringProfile } from './extractive-score.rules';
+import { requireJob, type JobRepository, type PreparationRepository } from '@jobctrl/shared/jobs';
+import { toSpendfulFailure, type LlmRuntime } from '@jobctrl/shared/llm';
+import type { StoredProfile } from '@jobctrl/shared/profile';
+import { scoreJobExtractive } from './extractive-score.rules';
+import { scoreJobWithModel } from './model-score';
+import { scoringProfileFrom } from './scoring-profile.mapper';
 
 export interface ScoringActivityDeps {
   jobs: JobRepository;
-  /** The user's profile as scoring needs it (the profile store arrives with the preparation stage). */
-  profile: () => Promise<ScoringProfile>;
+  prep: PreparationRepository;
+  profile: () => Promise<StoredProfile>;
+  llm: LlmRuntime;
+  /** tailor_score_threshold, read live. */
+  threshold: () => number;
 }
 
-/** SCORE_JOB: the extractive scorer over the job's stored text; stores score, rationale and formula version. */
+/**
+ * SCORE_JOB. Scores a job that is pending_score or was scored against an older profile revision;
+ * otherwise reports where the job stands, so a re-run continues instead of re-spending. The score
+ * is stored with provider, model and formula version.
+ */
 export function createScoringActivities(deps: ScoringActivityDeps): ScoringActivities {
   return {
-    async scoreJob({ jobKey }) {
-      const job = await deps.jobs.get(jobKey);
-      if (!job) throw ApplicationFailure.nonRetryable(`no job ${jobKey}`, 'job_not_found');
-      const result = scoreJobExtractive(await deps.profile(), {
-        title: job.title,
-        description: job.descriptionText ?? '',
-        location: job.location ?? undefined,
-        remote: job.remote ?? undefined,
-      });
-      await deps.jobs.recordScore(jobKey, result.score, { ...result, provider: 'extractive' });
-      return { score: result.score };
+    async scoreJob({ jobKey, allowScore = true }) {
+      try {
+        const job = await requireJob(deps.jobs, jobKey);
+        const { profile, revision } = await deps.profile();
+        const stale = job.stage !== 'pending_enrichment' && (job.scoreProfileRevision ?? -1) < revision;
+        if (!allowScore || (job.stage !== 'pending_score' && !stale)) return { score: job.score, stage: job.stage, rescored: false };
+
+        const posting = { title: job.title, company: job.company, description: job.descriptionText ?? '', location: job.location ?? undefined, remote: job.remote ?? undefined };
+        const client = deps.llm.clientFor({ jobKey });
+        const detail = client
+          ? { ...(await scoreJobWithModel(client, profile, posting)).result, provider: client.provider, model: client.model }
+          : { ...scoreJobExtractive(scoringProfileFrom(profile), posting), provider: 'extractive', model: 'extractive' };
+        const stage = await deps.prep.recordScore(jobKey, { score: detail.score, detail: { ...detail, profileRevision: revision }, profileRevision: revision, threshold: deps.threshold() });
+        return { score: detail.score, stage, rescored: true };
+      } catch (err) {
+        throw toSpendfulFailure(err);
+      }
     },
   };
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
-import { PipelineRunService, StartPipelineRunDto } from '@jobctrl/discovery';
+import { PipelineRunService, StartPipelineRunDto } from '@jobctrl/preparation';
 import { WorkerReadyGuard } from '@jobctrl/operations';
 
 @Controller('v1/pipeline/runs')

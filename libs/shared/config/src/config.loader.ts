@@ -64,7 +64,11 @@ export function resolveSettings(
   const llm: ResolvedConfig['llm'] = { provider: settings.llm.provider, timeoutMs: settings.llm.timeout_seconds * 1000, prices: settings.llm.prices };
   if (settings.llm.model !== undefined) llm.model = settings.llm.model;
   if (settings.llm.base_url !== undefined) llm.baseUrl = settings.llm.base_url;
-  if (settings.llm.api_key_env !== undefined) llm.apiKeyEnv = settings.llm.api_key_env;
+  if (settings.llm.api_key_env !== undefined) {
+    llm.apiKeyEnv = settings.llm.api_key_env;
+    const key = envValue(env, settings.llm.api_key_env);
+    if (key !== undefined) llm.apiKey = key;
+  }
 
   const temporal: ResolvedConfig['temporal'] = {
     address: overrides.address ?? settings.temporal_address,

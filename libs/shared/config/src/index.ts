@@ -10,3 +10,4 @@ export * from './restart-keys.constants';
 export * from './settings.patch';
 export * from './settings.service';
 export * from './settings.validation';
+export * from './live-settings.reader';

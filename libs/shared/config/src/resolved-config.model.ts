@@ -36,6 +36,8 @@ export interface ResolvedConfig {
     model?: string;
     baseUrl?: string;
     apiKeyEnv?: string;
+    /** The key from the environment variable api_key_env names (never stored in config.json). */
+    apiKey?: string;
     timeoutMs: number;
     prices: Record<string, { input_usd_per_mtok: number; output_usd_per_mtok: number }>;
   };

@@ -245,3 +245,17 @@ function toRecord(r: JobRow, sources: SourceRow[]): JobRecord {
     lastSeenAt: new Date(r.last_seen_at).toISOString(),
   };
 }
+
+/** Thrown by stage activities for a job that no longer exists (non-retryable: a retry cannot bring it back). */
+export class JobNotFoundError extends Error {
+  readonly code = 'job_not_found';
+  constructor(readonly jobKey: string) {
+    super(`no job ${jobKey}`);
+  }
+}
+
+export async function requireJob(jobs: JobRepository, jobKey: string): Promise<JobRecord> {
+  const job = await jobs.get(jobKey);
+  if (!job) throw new JobNotFoundError(jobKey);
+  return job;
+}

@@ -5,6 +5,7 @@ export interface PipelineRunRow {
   workflowId: string;
   stages: string[];
   sourceIds: string[] | null;
+  blockedReason: string | null;
   createdAt: string;
 }
 
@@ -28,7 +29,7 @@ export class PipelineRunRepository {
   }
 
   async get(runId: string): Promise<PipelineRunRow | null> {
-    const rows: Array<{ run_id: string; workflow_id: string; stages: string; source_ids: string | null; created_at: number }> = await this.uow.run(({ manager }) =>
+    const rows: Array<{ run_id: string; workflow_id: string; stages: string; source_ids: string | null; blocked_reason: string | null; created_at: number }> = await this.uow.run(({ manager }) =>
       manager.query(`SELECT * FROM pipeline_runs WHERE run_id = ?`, [runId]),
     );
     if (rows.length === 0) return null;
@@ -38,7 +39,15 @@ export class PipelineRunRepository {
       workflowId: r.workflow_id,
       stages: JSON.parse(r.stages) as string[],
       sourceIds: r.source_ids ? (JSON.parse(r.source_ids) as string[]) : null,
+      blockedReason: r.blocked_reason,
       createdAt: new Date(r.created_at).toISOString(),
     };
+  }
+
+  /** A run paused by the spend ceiling says so; null clears it. Unknown runs (recovery batches) are ignored. */
+  async setBlocked(runId: string, reason: string | null): Promise<void> {
+    await this.uow.run(({ transaction }) =>
+      transaction((m) => m.query(`UPDATE pipeline_runs SET blocked_reason = ? WHERE run_id = ? AND blocked_reason IS NOT ?`, [reason, runId, reason]), 'immediate'),
+    );
   }
 }

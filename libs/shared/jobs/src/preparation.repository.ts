@@ -56,7 +56,7 @@ export class PreparationRepository {
    * prepared; a rejection on the final attempt ends at cover_rejected, earlier ones stay pending_cover
    * for a regeneration.
    */
-  async recordCoverDecision(jobKey: string, decision: { accepted: boolean }, finalAttempt: boolean, now = Date.now()): Promise<JobStage | null> {
+  async recordCoverDecision(jobKey: string, decision: { accepted: boolean } & Record<string, unknown>, finalAttempt: boolean, now = Date.now()): Promise<JobStage | null> {
     const next: JobStage = decision.accepted ? 'prepared' : finalAttempt ? 'cover_rejected' : 'pending_cover';
     return this.transition(
       jobKey,

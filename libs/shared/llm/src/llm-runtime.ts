@@ -64,5 +64,10 @@ export function toSpendfulFailure(err: unknown): unknown {
   }
   if (err instanceof ApplicationFailure) return err;
   if (isLlmError(err)) return toActivityFailure(err);
+  // Domain errors that carry a taxonomy code (job_not_found, ...) are final for this job.
+  const code = err instanceof Error ? (err as Error & { code?: unknown }).code : undefined;
+  if (typeof code === 'string' && /^[a-z_]+$/.test(code)) {
+    return ApplicationFailure.create({ message: (err as Error).message, type: code, nonRetryable: true });
+  }
   return err;
 }

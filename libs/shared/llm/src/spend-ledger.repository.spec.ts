@@ -1,6 +1,6 @@
 import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { LlmRuntime } from './llm-runtime';
-import type { LlmUsage } from './llm.types';
+import type { LlmClient, LlmUsage } from './llm.types';
 import { SpendCeilingReachedError } from './spend-gate';
 import { msUntilNextSpendDay, spendDay, SpendLedgerRepository } from './spend-ledger.repository';
 import { startLlmSimulator } from './testing/llm-simulator';
@@ -92,7 +92,7 @@ describe('LlmRuntime with the spend gate (priced OpenAI-compatible server)', () 
         ceilingUsd: () => ceiling,
       });
       const request = { lane: 'score' as const, system: 's', user: 'x'.repeat(4000), schemaName: 'x', schema: { type: 'object' }, parse: (v: unknown) => v, maxOutputTokens: 10 };
-      const results = await Promise.allSettled(Array.from({ length: 10 }, () => runtime.clientFor({ jobKey: 'j' })!.generate(request)));
+      const results = await Promise.allSettled(Array.from({ length: 10 }, () => (runtime.clientFor({ jobKey: "j" }) as LlmClient).generate(request)));
       const refused = results.filter((r) => r.status === 'rejected');
       expect(refused.length).toBeGreaterThan(0);
       for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(SpendCeilingReachedError);
@@ -101,7 +101,7 @@ describe('LlmRuntime with the spend gate (priced OpenAI-compatible server)', () 
       expect(spent).toBeGreaterThanOrEqual(ceiling);
       expect(spent).toBeLessThanOrEqual(ceiling + oneCall);
       expect(sim.requests.length).toBe(results.length - refused.length);
-      await expect(runtime.clientFor({})!.generate(request)).rejects.toMatchObject({ code: 'spend_ceiling_reached' });
+      await expect((runtime.clientFor({}) as LlmClient).generate(request)).rejects.toMatchObject({ code: 'spend_ceiling_reached' });
     } finally {
       await sim.close();
     }

@@ -1,5 +1,8 @@
 /**
- * The skill vocabulary used by the extractive scorer.
+ * The skill vocabulary shared by every stage that matches skills: the extractive scorer, resume
+ * tailoring (ordering skills, checking that a tailored resume claims no new skill) and cover letters
+ * (naming the skills a posting asks for). It lives with the profile so those domain libs share one
+ * definition of "the same skill" instead of copying it.
  *
  * Each entry has a display name and the spellings that mean the same skill. Matching works on
  * canonical keys, so "k8s" in a profile matches "Kubernetes" in a posting. Aliases listed in
@@ -173,4 +176,39 @@ export function buildSkillIndex(vocabulary: readonly SkillEntry[] = SKILL_VOCABU
     },
     vocabularyKeys: () => [...entryByKey.keys()],
   };
+}
+
+/**
+ * Canonical keys of the skills mentioned in `text` (the index's vocabulary plus `extraKeys`, e.g. a
+ * profile's own skills), ordered by first mention. A skill whose every mention lies inside a longer
+ * skill's mention is dropped, so "Tailwind CSS" does not also count as "CSS" and "React Native" not
+ * also as "React". Ties at the same offset resolve by code-point order of the key (not
+ * localeCompare, which depends on the ICU locale), so the result is deterministic.
+ */
+export function findMentionedSkills(text: string, index: SkillIndex, extraKeys: readonly string[] = []): string[] {
+  const spans: Array<{ key: string; start: number; end: number }> = [];
+  for (const key of new Set([...index.vocabularyKeys(), ...extraKeys])) {
+    for (const pattern of index.patternsOf(key)) {
+      for (const match of text.matchAll(new RegExp(pattern.source, `${pattern.flags}g`))) {
+        spans.push({ key, start: match.index, end: match.index + match[0].length });
+      }
+    }
+  }
+  const inside = (a: { key: string; start: number; end: number }) =>
+    spans.some((b) => b.key !== a.key && b.start <= a.start && a.end <= b.end && b.end - b.start > a.end - a.start);
+  const first = new Map<string, number>();
+  for (const span of spans) {
+    if (inside(span)) continue;
+    const seen = first.get(span.key);
+    if (seen === undefined || span.start < seen) first.set(span.key, span.start);
+  }
+  return [...first.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([key]) => key);
+}
+
+let sharedIndex: SkillIndex | undefined;
+
+/** The index over SKILL_VOCABULARY, built once per process (it is immutable, so sharing is safe). */
+export function defaultSkillIndex(): SkillIndex {
+  sharedIndex ??= buildSkillIndex();
+  return sharedIndex;
 }

@@ -1,4 +1,4 @@
-import { SKILL_VOCABULARY, buildSkillIndex, skillPattern } from './skill.vocabulary';
+import { SKILL_VOCABULARY, buildSkillIndex, defaultSkillIndex, findMentionedSkills, skillPattern } from './skill.vocabulary';
 
 describe('skill vocabulary', () => {
   const index = buildSkillIndex();
@@ -40,5 +40,16 @@ describe('skill vocabulary', () => {
         owner.set(spelling, entry.name);
       }
     }
+  });
+
+  it('finds mentioned skills by first mention, dropping skills nested in longer ones', () => {
+    const text = 'Tailwind CSS and React Native apps; later React, k8s and our Event Sourcing work.';
+    expect(findMentionedSkills(text, index, ['event sourcing'])).toEqual(['tailwind css', 'react native', 'react', 'kubernetes', 'event sourcing']);
+    expect(findMentionedSkills('Ready to go live', index)).toEqual([]);
+  });
+
+  it('shares one default index', () => {
+    expect(defaultSkillIndex()).toBe(defaultSkillIndex());
+    expect(defaultSkillIndex().keyOf('Postgres')).toBe('postgresql');
   });
 });

@@ -1,8 +1,7 @@
 import { Type } from 'class-transformer';
 import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min } from 'class-validator';
-
-export const PIPELINE_STAGES = ['discover', 'score', 'tailor', 'cover'] as const;
-export type PipelineStage = (typeof PIPELINE_STAGES)[number];
+import { PIPELINE_STAGES, type PipelineStage } from '@jobctrl/pipeline/contracts';
+import { JOB_STAGES, type JobStage } from '@jobctrl/shared/jobs';
 
 /** POST /v1/pipeline/runs */
 export class StartPipelineRunDto {
@@ -22,8 +21,8 @@ export class StartPipelineRunDto {
 /** GET /v1/jobs query. */
 export class ListJobsQueryDto {
   @IsOptional()
-  @IsIn(['pending_enrichment', 'pending_score', 'pending_tailor', 'scored'])
-  stage?: 'pending_enrichment' | 'pending_score' | 'pending_tailor' | 'scored';
+  @IsIn(JOB_STAGES as unknown as string[], { message: `stage must be one of ${JOB_STAGES.join(', ')}` })
+  stage?: JobStage;
 
   @IsOptional()
   @IsString()

@@ -1,17 +1,32 @@
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, DiscoverWorkflowInput } from '@jobctrl/pipeline/contracts';
+import {
+  DISCOVER_WORKFLOW_TYPE,
+  discoverWorkflowId,
+  DiscoverWorkflowInput,
+  JobPipelineInput,
+  PIPELINE_STAGES,
+  PIPELINE_WORKFLOW_TYPE,
+  pipelineWorkflowId,
+  type PipelineStage,
+  type PreparationScope,
+} from '@jobctrl/pipeline/contracts';
+import { SettingsService } from '@jobctrl/shared/config';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { DiscoveryRunRepository, LifecycleProjector, PipelineRunRepository } from '@jobctrl/shared/jobs';
 import { TemporalClientService } from '@jobctrl/shared/temporal';
 import type { StartPipelineRunDto } from './pipeline-run.dto';
 
+export type PipelineRunState = 'pending' | 'running' | 'spend_ceiling_reached' | 'completed' | 'failed' | 'cancelled';
+
 export interface PipelineRunView {
   runId: string;
   workflowId: string;
   stages: string[];
-  state: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+  state: PipelineRunState;
+  /** Why a running run is paused (spend_ceiling_reached), else null. */
+  blockedReason: string | null;
   progress: { completed: number; total: number };
   familiesFailed: string[];
   familiesCompleted: string[];
@@ -21,9 +36,9 @@ export interface PipelineRunView {
 }
 
 /**
- * The Runs API. A run with the discover stage is a DiscoverWorkflow (discover-{runId}); scoring rides
- * along through each job's preparation workflow. Tailor and cover are accepted and recorded, and run
- * once the preparation stage provides them.
+ * The Runs API. A discover-only run is a DiscoverWorkflow (discover-{runId}); any run with a
+ * preparation stage is a JobPipelineWorkflow (pipeline-{runId}) that runs discover as a child and
+ * then a bounded preparation batch. Profile updates start the same kind of run (scope profile_update).
  */
 @Injectable()
 export class PipelineRunService {
@@ -34,6 +49,7 @@ export class PipelineRunService {
   constructor(
     uow: UnitOfWorkFactory,
     @Inject(TemporalClientService) private readonly temporal: TemporalClientService,
+    @Inject(SettingsService) private readonly settings: SettingsService,
   ) {
     this.registry = new PipelineRunRepository(uow);
     this.runs = new DiscoveryRunRepository(uow);
@@ -41,23 +57,42 @@ export class PipelineRunService {
   }
 
   async start(dto: StartPipelineRunDto): Promise<{ runId: string; workflowId: string }> {
-    if (!dto.stages.includes('discover')) {
+    if (dto.sourceIds && !dto.stages.includes('discover')) {
       throw new BadRequestException({
         statusCode: 400,
         error: 'Bad Request',
-        message: 'stages must include discover: runs without discovery arrive with the preparation stage',
-        errors: [{ field: 'stages', value: dto.stages, rule: 'must include discover' }],
+        message: 'sourceIds select sources to discover: they need the discover stage',
+        errors: [{ field: 'sourceIds', value: dto.sourceIds, rule: 'only with the discover stage' }],
       });
     }
+    return this.startRun({ stages: dto.stages, sourceIds: dto.sourceIds, scope: 'run' });
+  }
+
+  /** Starts a run; nothing half-written: a run Temporal never accepted is not listed. */
+  async startRun(opts: { stages: PipelineStage[]; sourceIds?: string[]; scope: PreparationScope; profileRevision?: number }): Promise<{ runId: string; workflowId: string }> {
+    const stages = PIPELINE_STAGES.filter((s) => opts.stages.includes(s));
     const runId = randomUUID();
-    const workflowId = discoverWorkflowId(runId);
-    await this.registry.create({ runId, workflowId, stages: dto.stages, sourceIds: dto.sourceIds ?? null });
-    const input: DiscoverWorkflowInput = { runId, ...(dto.sourceIds ? { sourceIds: dto.sourceIds } : {}) };
+    const discoverOnly = stages.length === 1 && stages[0] === 'discover';
+    const workflowId = discoverOnly ? discoverWorkflowId(runId) : pipelineWorkflowId(runId);
+    await this.registry.create({ runId, workflowId, stages, sourceIds: opts.sourceIds ?? null });
     try {
       const client = await this.temporal.client();
-      await client.workflow.start(DISCOVER_WORKFLOW_TYPE, { taskQueue: this.temporal.taskQueue, workflowId, args: [input] });
+      if (discoverOnly) {
+        const input: DiscoverWorkflowInput = { runId, ...(opts.sourceIds ? { sourceIds: opts.sourceIds } : {}) };
+        await client.workflow.start(DISCOVER_WORKFLOW_TYPE, { taskQueue: this.temporal.taskQueue, workflowId, args: [input] });
+      } else {
+        const input: JobPipelineInput = {
+          runId,
+          stages,
+          scope: opts.scope,
+          // Snapshot: a later settings change does not resize a running batch.
+          internalConcurrency: Number(this.settings.get()['pipeline_internal_concurrency']),
+          ...(opts.sourceIds ? { sourceIds: opts.sourceIds } : {}),
+          ...(opts.profileRevision !== undefined ? { profileRevision: opts.profileRevision } : {}),
+        };
+        await client.workflow.start(PIPELINE_WORKFLOW_TYPE, { taskQueue: this.temporal.taskQueue, workflowId, args: [input] });
+      }
     } catch (err) {
-      // Nothing half-written: a run Temporal never accepted is not listed.
       await this.registry.remove(runId);
       throw err;
     }
@@ -73,17 +108,20 @@ export class PipelineRunService {
     await this.lifecycle.refresh();
     const executions = await this.lifecycle.get(run.workflowId);
     const latest = executions[executions.length - 1];
+    const status = latest?.status ?? discovery?.state ?? 'pending';
+    const blocked = status === 'running' ? run.blockedReason : null;
     return {
       runId,
       workflowId: run.workflowId,
       stages: run.stages,
-      state: latest?.status ?? discovery?.state ?? 'pending',
+      state: (blocked ?? status) as PipelineRunState,
+      blockedReason: blocked,
       progress: discovery?.progress ?? { completed: 0, total: 0 },
       familiesFailed: discovery?.familiesFailed.map((f) => f.family) ?? [],
       familiesCompleted: discovery?.familiesCompleted ?? [],
       jobsDiscovered: discovery?.jobsDiscovered ?? 0,
       createdAt: run.createdAt,
-      finishedAt: discovery?.finishedAt ?? null,
+      finishedAt: latest?.finishedAt ? new Date(latest.finishedAt).toISOString() : (discovery?.finishedAt ?? null),
     };
   }
 
@@ -91,7 +129,7 @@ export class PipelineRunService {
     const run = await this.registry.get(runId);
     if (!run) throw new NotFoundException(`no run ${runId}`);
     const view = await this.get(runId);
-    if (view.state !== 'running' && view.state !== 'pending') {
+    if (!['running', 'pending', 'spend_ceiling_reached'].includes(view.state)) {
       throw new ConflictException({ statusCode: 409, error: 'Conflict', message: `run ${runId} is already ${view.state}` });
     }
     try {

@@ -1,0 +1,158 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { realpathSync } from 'node:fs';
+import type { CoverLetterActivities } from '@jobctrl/pipeline/contracts';
+import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { requireJob, type JobRecord, type JobRepository, type PreparationRepository } from '@jobctrl/shared/jobs';
+import { isLlmError, SpendCeilingReachedError, toSpendfulFailure, type LlmClient, type LlmRuntime } from '@jobctrl/shared/llm';
+import type { StoredProfile } from '@jobctrl/shared/profile';
+import type { CoverLetter, CoverLetterJob } from './cover-letter.types';
+import { composeCoverLetterExtractive } from './extractive-letter.composer';
+import { factualReviewExtractive, qualityReviewExtractive } from './letter-review.rules';
+import { writeCoverLetterWithModel } from './model-letter.writer';
+import { factualReviewWithModel, qualityReviewWithModel } from './model-review.reviewer';
+import type { PairDecision } from './review-pair.rules';
+import type { ReviewExecutor, ReviewLeaf, ReviewLeafContext } from './review.executor';
+import type { ReviewKind, ReviewResult } from './review.types';
+
+export interface CoverLetterActivityDeps {
+  jobs: JobRepository;
+  prep: PreparationRepository;
+  profile: () => Promise<StoredProfile>;
+  llm: LlmRuntime;
+  /** The worker's review executor (running-leaf limit N = worker_activity_slots). */
+  reviews: ReviewExecutor;
+  /**
+   * The runtime database captured for reviews: each review leaf opens (and closes) its own
+   * connection through it and checks it is the process database before any model work.
+   */
+  reviewDatabase: UnitOfWorkFactory;
+  /** The database this process's job store uses. */
+  processDatabasePath: string;
+}
+
+type StoredLetter = CoverLetter & { provider: string; model: string; profileRevision: number; attempt?: number };
+
+/**
+ * The cover letter: a draft (extractive template from the profile's facts, or a model letter that
+ * takes the previous pair's issues as feedback), then the factual + quality review pair. Only a pair
+ * that completed with two passing verdicts accepts the draft.
+ */
+export function createCoverLetterActivities(deps: CoverLetterActivityDeps): CoverLetterActivities {
+  return {
+    async writeCoverLetter({ jobKey }) {
+      try {
+        const job = await requireJob(deps.jobs, jobKey);
+        if (job.stage !== 'pending_cover') return { attempt: job.coverAttempts };
+        const { profile, revision } = await deps.profile();
+        const client = deps.llm.clientFor({ jobKey });
+        const feedback = previousIssues(job);
+        const letter = client ? (await writeCoverLetterWithModel(client, profile, postingOf(job), feedback)).letter : composeCoverLetterExtractive(profile, postingOf(job));
+        const stored: StoredLetter = { ...letter, provider: client?.provider ?? 'extractive', model: client?.model ?? 'extractive', profileRevision: revision };
+        return { attempt: await deps.prep.recordCoverDraft(jobKey, stored) };
+      } catch (err) {
+        throw toSpendfulFailure(err);
+      }
+    },
+
+    async reviewCoverLetter({ jobKey, finalAttempt }) {
+      const job = await requireJob(deps.jobs, jobKey).catch((err: unknown) => {
+        throw toSpendfulFailure(err);
+      });
+      const letter = job.coverLetter as StoredLetter | null;
+      if (job.stage !== 'pending_cover' || !letter) return { accepted: job.stage === 'prepared', outcome: 'skipped', issues: [], stage: job.stage };
+      const { profile } = await deps.profile();
+      const ctx = Context.current();
+      // The coordinator only waits; it heartbeats so a cancel reaches it (and through the pair
+      // signal, the leaves) while the reviews run on the executor.
+      const beat = setInterval(() => ctx.heartbeat(), 1000);
+      let pair;
+      try {
+        pair = await deps.reviews.runPair({
+          factual: leaf(deps, jobKey, job.coverAttempts, 'factual', (client, signal) =>
+            client ? factualReviewWithModel(client, profile, letter, postingOf(job), { signal, asOf: thisMonth() }).then((r) => r.verdict) : factualReviewExtractive(profile, letter, postingOf(job), { asOf: thisMonth() }),
+          ),
+          quality: leaf(deps, jobKey, job.coverAttempts, 'quality', (client, signal) =>
+            client ? qualityReviewWithModel(client, letter, postingOf(job), { signal }).then((r) => r.verdict) : qualityReviewExtractive(letter, postingOf(job)),
+          ),
+          signal: ctx.cancellationSignal,
+        });
+      } finally {
+        clearInterval(beat);
+      }
+      if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? new Error('cancelled');
+      const { decision } = pair;
+      const issues = decisionIssues(decision);
+      if (decision.outcome === 'errored' || decision.outcome === 'incomplete') {
+        // Nothing is decided about the draft: the activity fails (spend ceiling → the workflow's
+        // wait; provider trouble → a retry by policy) and the draft stays pending review.
+        const error = decision.outcome === 'errored' ? decision.error : { code: 'review_incomplete', message: `missing ${decision.missing.join(', ')} review`, retryable: true };
+        throw ApplicationFailure.create({ message: `${error.code}: ${error.message}`, type: error.code, nonRetryable: !error.retryable });
+      }
+      const stage = (await deps.prep.recordCoverDecision(jobKey, { ...decision, attempt: job.coverAttempts }, finalAttempt)) ?? job.stage;
+      return { accepted: decision.accepted, outcome: decision.outcome, issues, stage };
+    },
+  };
+}
+
+/**
+ * One review leaf: opens its own connection to the captured runtime database, checks it is the
+ * process database and that the draft under review is still current (fails before any model work
+ * otherwise), closes it, then reviews — with a model only while the pair may still attempt.
+ */
+function leaf(
+  deps: CoverLetterActivityDeps,
+  jobKey: string,
+  attempt: number,
+  kind: ReviewKind,
+  review: (client: LlmClient | null, signal: AbortSignal) => ReviewResult | Promise<ReviewResult>,
+): ReviewLeaf {
+  return async (ctx: ReviewLeafContext) => {
+    const check = await deps.reviewDatabase.run(async ({ manager }) => {
+      const [main] = (await manager.query(`PRAGMA database_list`)) as Array<{ file: string }>;
+      if (!sameFile(main?.file ?? '', deps.processDatabasePath)) return `review database ${main?.file} is not the process database ${deps.processDatabasePath}`;
+      const rows: Array<{ cover_attempts: number }> = await manager.query(`SELECT cover_attempts FROM jobs WHERE job_key = ?`, [jobKey]);
+      return rows[0]?.cover_attempts === attempt ? null : `draft ${attempt} of ${jobKey} is no longer current`;
+    });
+    if (check) return { kind, error: { code: 'review_database_mismatch', message: check, retryable: false } };
+    if (!ctx.canAttempt()) return { kind, error: { code: 'review_stopped', message: 'the pair was stopped before this review', retryable: true } };
+    try {
+      return await review(deps.llm.clientFor({ jobKey }), ctx.signal);
+    } catch (err) {
+      if (err instanceof SpendCeilingReachedError) return { kind, error: { code: err.code, message: err.message, retryable: false } };
+      if (isLlmError(err)) return { kind, error: { code: err.code, message: err.message, retryable: err.retryable } };
+      throw err;
+    }
+  };
+}
+
+function sameFile(a: string, b: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  return a !== '' && real(a) === real(b);
+}
+
+function postingOf(job: JobRecord): CoverLetterJob {
+  return { title: job.title, company: job.company, description: job.descriptionText ?? '' };
+}
+
+function previousIssues(job: JobRecord): string[] | undefined {
+  const review = job.coverReview as { issues?: unknown } | null;
+  return Array.isArray(review?.issues) && review.issues.length > 0 ? (review.issues as string[]) : undefined;
+}
+
+function decisionIssues(decision: PairDecision): string[] {
+  if (decision.outcome === 'accepted') return decision.advisories;
+  if (decision.outcome === 'rejected') return decision.issues;
+  return [];
+}
+
+/** "Today" for the years-of-experience check (YYYY-MM), so an ongoing role has an end. */
+function thisMonth(): string {
+  return new Date().toISOString().slice(0, 7);
+}

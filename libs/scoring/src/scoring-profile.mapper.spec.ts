@@ -1,0 +1,32 @@
+import { emptyProfile, sampleProfile, samplePosting } from '@jobctrl/shared/profile';
+import { scoreJobExtractive } from './extractive-score.rules';
+import { scoringProfileFrom } from './scoring-profile.mapper';
+
+describe('scoringProfileFrom', () => {
+  it('takes skills, target titles, locations and the remote preference', () => {
+    expect(scoringProfileFrom(sampleProfile())).toEqual({
+      skills: sampleProfile().skills,
+      titles: ['Backend Engineer', 'Platform Engineer'],
+      locations: ['Toronto, Canada'],
+      remote: true,
+    });
+  });
+
+  it('leaves remote out when the profile states no preference, and copies arrays', () => {
+    const profile = emptyProfile();
+    const mapped = scoringProfileFrom(profile);
+    expect(mapped).toEqual({ skills: [], titles: [], locations: [] });
+    expect('remote' in mapped).toBe(false);
+    mapped.skills.push('SQL');
+    expect(profile.skills).toEqual([]);
+  });
+
+  it('feeds the extractive scorer: the sample profile fits the sample posting', () => {
+    const posting = samplePosting();
+    const result = scoreJobExtractive(scoringProfileFrom(sampleProfile()), posting);
+    expect(result.matched).toEqual(expect.arrayContaining(['Kubernetes', 'AWS', 'Terraform', 'Kafka', 'PostgreSQL', 'TypeScript']));
+    expect(result.missing).toEqual(['Rust']);
+    expect(result.components.title).toBe(1);
+    expect(result.score).toBeGreaterThanOrEqual(80);
+  });
+});

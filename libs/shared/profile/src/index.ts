@@ -1,0 +1,30 @@
+export * from './profile.model';
+export {
+  SKILL_VOCABULARY,
+  buildSkillIndex,
+  defaultSkillIndex,
+  findMentionedSkills,
+  normaliseTerm,
+  skillPattern,
+  type SkillEntry,
+  type SkillIndex,
+} from './skill.vocabulary';
+export { TITLE_FILLER, TITLE_SYNONYMS, titleCoreWords } from './title.vocabulary';
+export { experienceByRecency, experienceSpanMonths, isOngoing, profileMonth } from './profile-dates.rules';
+export {
+  RELEVANCE_VERSION,
+  RELEVANCE_WEIGHTS,
+  jobTerms,
+  profileSkillsInJob,
+  rankProfileBullets,
+  relevanceOf,
+  stemWord,
+  type JobTerms,
+  type RankedBullet,
+  type RelevanceJob,
+  type Relevance,
+} from './job-relevance.rules';
+// Test support (pure data and an in-memory fake): exported so specs of every lib share one fixture.
+export { sampleProfile, samplePosting } from './testing/profile.fixture';
+export { scriptedLlmClient, type ScriptedAnswer, type ScriptedLlmClient } from './testing/scripted-llm.fake';
+export * from './profile.repository';
