@@ -6,6 +6,7 @@ import request from 'supertest';
 import { loadConfig, ResolvedConfig } from '@jobctrl/shared/config';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { HEARTBEAT_SCHEMA_VERSION, OPERATIONS_ENTITIES, WorkerHeartbeat, WorkerHeartbeatRepository } from '@jobctrl/operations';
+import { spendDay, SpendLedgerRepository, type LlmUsage } from '@jobctrl/shared/llm';
 import { createApi } from './bootstrap';
 
 const temporalAddress = process.env['JOBCTRL_TEST_TEMPORAL_ADDRESS'];
@@ -252,7 +253,6 @@ describe('API v1', () => {
       await ctx.heartbeats.upsert(heartbeat(ctx.config));
       const bad = await http().post('/v1/pipeline/runs').send({ stages: ['discover', 'dance'], sourceIds: ['nope'] }).expect(400);
       expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['sourceIds', 'stages']);
-      expect((await http().post('/v1/pipeline/runs').send({ stages: ['score'] }).expect(400)).body.errors[0].field).toBe('stages');
       expect((await http().post('/v1/pipeline/runs').send({}).expect(400)).body.errors[0].field).toBe('stages');
     });
 
@@ -281,6 +281,167 @@ describe('API v1', () => {
       await ctx.heartbeats.upsert(heartbeat(ctx.config));
       const res = await http().post('/v1/pipeline/smoke').send({ activities: 0 }).expect(400);
       expect(res.body.errors[0]).toMatchObject({ field: 'activities', value: 0 });
+    });
+  });
+
+  describe('GET/PUT /v1/profile', () => {
+    const profile = {
+      contact: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', location: 'London', links: ['https://example.com/ada'] },
+      summary: 'Platform engineer who ships reliable distributed systems.',
+      skills: ['TypeScript', 'PostgreSQL', 'Kubernetes'],
+      experience: [
+        { employer: 'Acme', title: 'Senior Engineer', start: '2021-03', end: null, location: 'Remote', bullets: ['Cut p99 latency by 40%.', 'Mentored 4 engineers.'] },
+        { employer: 'Initech', title: 'Engineer', start: '2018-01', end: '2021-02', bullets: ['Built the billing pipeline in TypeScript.'] },
+      ],
+      education: [{ school: 'University of London', degree: 'BSc', field: 'Mathematics', start: '2014', end: '2017' }],
+      preferences: { titles: ['Staff Engineer', 'Platform Engineer'], locations: ['London', 'Remote'], remote: true, minimumSalary: 120000, salaryCurrency: 'GBP' },
+    };
+    const fields = (body: { errors: Array<{ field: string }> }) => body.errors.map((e) => e.field);
+
+    it('is the empty profile at revision 0 on a fresh database', async () => {
+      const res = await http().get('/v1/profile').expect(200);
+      expect(res.body).toMatchObject({
+        revision: 0,
+        profile: { contact: { name: '', email: '' }, summary: '', skills: [], experience: [], education: [], preferences: { titles: [], locations: [] } },
+      });
+    });
+
+    it('saves a valid profile as revision 1, starts its Score → Tailor → Cover batch, and bumps the revision on every PUT', async () => {
+      // The test app talks to the reachable dev server (JOBCTRL_TEST_TEMPORAL_ADDRESS): Temporal accepts the batch.
+      const res = await http().put('/v1/profile').send(profile).expect(200);
+      expect(res.body).toMatchObject({ revision: 1, profile, updatedAt: expect.any(String) });
+      expect(res.body.profile).toEqual(profile);
+      const { runId, workflowId } = res.body.batch as { runId: string; workflowId: string };
+      expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(workflowId).toBe(`pipeline-${runId}`);
+      const run = await http().get(`/v1/pipeline/runs/${runId}`).expect(200);
+      expect(run.body).toMatchObject({ runId, workflowId, stages: ['score', 'tailor', 'cover'], state: 'pending' });
+
+      const saved = await http().get('/v1/profile').expect(200);
+      expect(saved.body).toMatchObject({ revision: 1, profile });
+      expect(saved.body.batch).toBeUndefined();
+
+      const changed = { ...profile, skills: [...profile.skills, 'Terraform'] };
+      const second = await http().put('/v1/profile').send(changed).expect(200);
+      expect(second.body.revision).toBe(2);
+      expect(second.body.profile.skills).toEqual(['TypeScript', 'PostgreSQL', 'Kubernetes', 'Terraform']);
+      expect(second.body.batch.runId).not.toBe(runId);
+      expect((await http().get('/v1/profile').expect(200)).body).toMatchObject({ revision: 2, profile: changed });
+    });
+
+    it('keeps the saved profile when Temporal is unreachable (no batch)', async () => {
+      await ctx.app.close();
+      ctx = await startApi({}, { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+      const res = await http().put('/v1/profile').send(profile).expect(200);
+      expect(res.body).toMatchObject({ revision: 1, profile, batch: null });
+      expect((await http().get('/v1/profile').expect(200)).body).toMatchObject({ revision: 1, profile });
+    });
+
+    it('rejects an invalid profile naming every field by its dotted path, and writes nothing', async () => {
+      await http().put('/v1/profile').send(profile).expect(200);
+      const { email: _email, ...contactWithoutEmail } = profile.contact;
+      const bad = {
+        ...profile,
+        contact: { ...contactWithoutEmail, nickname: 'ada' },
+        skills: 'ts',
+        experience: [{ ...profile.experience[0], start: '2021/03' }],
+        hobbies: ['chess'],
+      };
+      const res = await http().put('/v1/profile').send(bad).expect(400);
+      expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.stringContaining('experience.0.start') });
+      // One error per broken rule (skills breaks both isArray and arrayMaxSize), so fields may repeat.
+      expect([...new Set(fields(res.body))].sort()).toEqual(['contact.email', 'contact.nickname', 'experience.0.start', 'hobbies', 'skills']);
+      expect(res.body.errors).toEqual(
+        expect.arrayContaining([
+          { field: 'experience.0.start', value: '2021/03', rule: 'must be YYYY or YYYY-MM' },
+          expect.objectContaining({ field: 'skills', value: 'ts' }),
+          expect.objectContaining({ field: 'contact.email', rule: 'must be an email address' }),
+        ]),
+      );
+
+      const badEmail = await http().put('/v1/profile').send({ ...profile, contact: { ...profile.contact, email: 'ada-at-example' } }).expect(400);
+      expect(badEmail.body.errors).toEqual([{ field: 'contact.email', value: 'ada-at-example', rule: 'must be an email address' }]);
+
+      const badEnd = await http().put('/v1/profile').send({ ...profile, education: [{ ...profile.education[0], end: '2017-13' }] }).expect(400);
+      expect(fields(badEnd.body)).toEqual(['education.0.end']);
+
+      expect((await http().get('/v1/profile').expect(200)).body).toMatchObject({ revision: 1, profile });
+    });
+  });
+
+  describe('GET /v1/spend', () => {
+    const usage = (lane: LlmUsage['lane'], costUsd: number): LlmUsage => ({
+      provider: 'openai',
+      model: 'm',
+      lane,
+      effort: 'low',
+      inputTokens: 1000,
+      outputTokens: 200,
+      costUsd,
+      outcome: 'ok',
+    });
+
+    it('reports nothing spent on a fresh database, against the configured ceiling', async () => {
+      const res = await http().get('/v1/spend').expect(200);
+      expect(res.body).toMatchObject({
+        day: spendDay(),
+        spentUsd: 0,
+        ceilingUsd: ctx.config.settings.daily_spend_ceiling_usd,
+        remainingUsd: ctx.config.settings.daily_spend_ceiling_usd,
+        ceilingReached: false,
+        byLane: { score: 0, tailor: 0, cover: 0, review: 0, compensation: 0 },
+        calls: 0,
+        provider: 'extractive',
+        model: null,
+      });
+      expect(res.body.ceilingUsd).toBe(5);
+      expect(Date.parse(res.body.resetsAt)).toBeGreaterThan(Date.now());
+    });
+
+    it("sums today's ledger by lane and reads a lowered ceiling live from the settings", async () => {
+      const ledger = new SpendLedgerRepository(new UnitOfWorkFactory({ databasePath: ctx.config.databasePath, entities: [] }));
+      await ledger.record(usage('score', 0.25), { jobKey: 'j_1' });
+      await ledger.record(usage('score', 0.125), { jobKey: 'j_2' });
+      await ledger.record(usage('review', 0.5));
+      // Yesterday's spend is not today's.
+      await ledger.record(usage('tailor', 4), {}, Date.now() - 36 * 3_600_000);
+
+      const res = await http().get('/v1/spend').expect(200);
+      expect(res.body).toMatchObject({
+        spentUsd: 0.875,
+        ceilingUsd: 5,
+        remainingUsd: 4.125,
+        ceilingReached: false,
+        byLane: { score: 0.375, tailor: 0, cover: 0, review: 0.5, compensation: 0 },
+        calls: 3,
+      });
+
+      await http().patch('/v1/settings').send({ llm: { provider: 'openai', model: 'm' }, daily_spend_ceiling_usd: 0.5 }).expect(200);
+      const after = await http().get('/v1/spend').expect(200);
+      expect(after.body).toMatchObject({ spentUsd: 0.875, ceilingUsd: 0.5, remainingUsd: 0, ceilingReached: true, provider: 'openai', model: 'm', calls: 3 });
+    });
+  });
+
+  describe('preparation runs and job stages', () => {
+    it('accepts a preparation-only run once the worker is ready, and refuses sourceIds without discover', async () => {
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const started = await http().post('/v1/pipeline/runs').send({ stages: ['score'] }).expect(202);
+      expect(started.body.workflowId).toBe(`pipeline-${started.body.runId}`);
+      expect((await http().get(`/v1/pipeline/runs/${started.body.runId}`).expect(200)).body).toMatchObject({ stages: ['score'], state: 'pending' });
+
+      const sourceId = '00000000-0000-4000-8000-000000000000';
+      const withSources = await http().post('/v1/pipeline/runs').send({ stages: ['score'], sourceIds: [sourceId] }).expect(400);
+      expect(withSources.body).toMatchObject({ statusCode: 400, error: 'Bad Request', errors: [{ field: 'sourceIds', value: [sourceId] }] });
+
+      const bogus = await http().post('/v1/pipeline/runs').send({ stages: ['bogus'] }).expect(400);
+      expect(bogus.body.errors.map((e: { field: string }) => e.field)).toEqual(['stages']);
+    });
+
+    it('filters jobs by a preparation stage and rejects an unknown one', async () => {
+      expect((await http().get('/v1/jobs?stage=prepared').expect(200)).body).toEqual({ items: [], total: 0, limit: 50, offset: 0 });
+      await http().get('/v1/jobs?stage=pending_cover').expect(200);
+      const res = await http().get('/v1/jobs?stage=bogus').expect(400);
+      expect(res.body.errors).toEqual([expect.objectContaining({ field: 'stage', value: 'bogus' })]);
     });
   });
 });

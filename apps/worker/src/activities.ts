@@ -11,7 +11,7 @@ import { createScoringActivities } from '@jobctrl/scoring';
 import { createTailoringActivities } from '@jobctrl/tailoring';
 import { createCoverLetterActivities, ReviewExecutor } from '@jobctrl/cover-letter';
 import { createPreparationActivities } from '@jobctrl/preparation';
-import { runPreparationToEnd, startPreparation } from './preparation-starter';
+import { runPreparationToEnd, startPreparation, wakePausedPreparations } from './preparation-starter';
 
 export interface PipelineSettings {
   internalConcurrency: number;
@@ -79,6 +79,7 @@ export function buildActivities(deps: ActivityDeps) {
       },
       profileRevision: async () => (await profiles.get()).revision,
       runPreparation: runPreparationToEnd,
+      wakePaused: wakePausedPreparations,
     }),
   };
   const activities = {

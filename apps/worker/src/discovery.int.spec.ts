@@ -1,36 +1,21 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { CancelledFailure } from '@temporalio/common';
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
-import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
-import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
 import type { DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { discoverWorkflowId, prepWorkflowId, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
-import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { DiscoveryRunRepository, JobRepository, LifecycleProjector } from '@jobctrl/shared/jobs';
+import { LifecycleProjector } from '@jobctrl/shared/jobs';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from './create-worker';
 import { startPreparationWith } from './preparation-starter';
 import { openTestConnections, spawnWorkerApp, testTemporalAddress, TestConnections } from './test-support/temporal.harness';
-
-// The simulator is a test fixture server (plain JS under tools/fixtures).
-// eslint-disable-next-line @nx/enforce-module-boundaries
-const { startBoardSimulator } = require('../../../tools/fixtures/board-simulator.js') as typeof import('../../../tools/fixtures/board-simulator');
+import { setupBoardWorld } from './test-support/board-world.fixture';
 
 const address = testTemporalAddress();
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
-
-const FAMILIES = [
-  { kind: 'greenhouse', token: 'acme' },
-  { kind: 'lever', token: 'globex' },
-  { kind: 'ashby', token: 'initech' },
-  { kind: 'smartrecruiters', token: 'UmbrellaCorp' },
-] as const;
-const CONFIG_KEY: Record<string, string> = { greenhouse: 'board_token', lever: 'site', ashby: 'board', smartrecruiters: 'company_id' };
 
 let bundle: WorkerOptions['workflowBundle'];
 let temporal: TestConnections;
@@ -45,25 +30,7 @@ beforeAll(async () => {
 
 afterAll(() => temporal?.close());
 
-/** Simulator, database and sources (no worker). */
-async function setupData(jobsPerBoard: number, opts: { maxParallelFamilies?: number; knobs?: object } = {}) {
-  const sim = await startBoardSimulator({ seed: 7, jobsPerBoard, families: FAMILIES.map((f) => ({ ...f })), knobs: opts.knobs });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-discover-'));
-  const databasePath = path.join(dir, 'jobctrl.sqlite');
-  await runMigrations({ databasePath });
-  const uow = new UnitOfWorkFactory({ databasePath, entities: [...OPERATIONS_ENTITIES, ...DISCOVERY_ENTITIES] });
-  const sources = new SourceService(new SourceRepository(uow));
-  for (const f of FAMILIES) {
-    await sources.create({ kind: f.kind, name: `${f.kind} ${f.token}`, config: { [CONFIG_KEY[f.kind]]: f.token, base_url: sim.url } });
-  }
-  // The same Greenhouse board reached through a second source: its jobs must not be stored twice.
-  await sources.create({ kind: 'greenhouse', name: 'acme mirror', family: 'mirror', config: { board_token: 'acme', base_url: sim.url } });
-  if (opts.maxParallelFamilies) {
-    await uow.run(({ manager }) => manager.query('UPDATE discovery_runtime_settings SET max_parallel_families = ?', [opts.maxParallelFamilies]));
-  }
-  const taskQueue = `test-${randomUUID()}`;
-  return { sim, dir, databasePath, uow, taskQueue, jobs: new JobRepository(uow), runs: new DiscoveryRunRepository(uow) };
-}
+const setupData = setupBoardWorld;
 
 /** setupData plus an in-process worker on the suite's bundle. */
 async function setup(jobsPerBoard: number, opts: { maxParallelFamilies?: number; knobs?: object; workflowBundle?: WorkerOptions['workflowBundle'] } = {}) {

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { JobPreparationInput, JobPreparationResult, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { JobPreparationInput, JobPreparationResult, PREPARATION_WORKFLOW_TYPE, prepWorkflowId, SPEND_BUDGET_CHANGED_SIGNAL } from '@jobctrl/pipeline/contracts';
 
 /**
  * Starts a job's preparation workflow from inside an activity, through the activity's own client.
@@ -45,4 +45,10 @@ export async function runPreparationToEnd(job: { jobKey: string; idempotencyKey:
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
   });
   return (await handle.result()) as JobPreparationResult;
+}
+
+/** Signals paused preparations that the budget is available again (a closed one is simply skipped). */
+export async function wakePausedPreparations(jobs: Array<{ idempotencyKey: string }>): Promise<void> {
+  const { client } = Context.current();
+  await Promise.all(jobs.map((job) => client.workflow.getHandle(prepWorkflowId(job.idempotencyKey)).signal(SPEND_BUDGET_CHANGED_SIGNAL).catch(() => undefined)));
 }

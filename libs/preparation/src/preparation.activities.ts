@@ -28,6 +28,8 @@ export interface PreparationActivityDeps {
    * Injected: the worker starts it through the activity's own Temporal client.
    */
   runPreparation: (job: PreparationTarget, input: JobPreparationInput) => Promise<JobPreparationResult>;
+  /** Wakes paused preparations (signal) once the budget is available again; best effort. */
+  wakePaused: (jobs: PreparationTarget[]) => Promise<void>;
   clock?: () => number;
 }
 
@@ -74,6 +76,8 @@ export function createPreparationActivities(deps: PreparationActivityDeps): Spen
         if (!budget.allowed !== blocked) {
           blocked = !budget.allowed;
           await deps.runs.setBlocked(input.runId, blocked ? SPEND_CEILING_REACHED : null);
+          // Raised ceiling (or a new day): paused jobs go on now instead of at their next re-check.
+          if (!blocked) await deps.wakePaused(await deps.prep.selectPaused());
         }
         ctx.heartbeat({ completed: result.completed, failed: result.failed, selected: result.selected });
       };

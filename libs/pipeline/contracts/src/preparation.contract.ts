@@ -18,6 +18,9 @@ export const COVER_LETTER_MAX_ATTEMPTS = 2;
 /** The failure type (and visible state) of a spendful step stopped by the daily ceiling. */
 export const SPEND_CEILING_REACHED = 'spend_ceiling_reached';
 
+/** Signalled to a paused preparation when the budget is available again, so it does not wait out its re-check interval. */
+export const SPEND_BUDGET_CHANGED_SIGNAL = 'spendBudgetChanged';
+
 export interface JobPreparationInput {
   jobKey: string;
   idempotencyKey: string;

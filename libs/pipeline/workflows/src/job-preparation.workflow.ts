@@ -8,7 +8,7 @@ import type {
   TailoringActivities,
 } from '@jobctrl/pipeline/contracts';
 import { COVER_LETTER_MAX_ATTEMPTS, SPEND_CEILING_REACHED } from '@jobctrl/pipeline/contracts';
-import { spendful } from './spend.helpers';
+import { listenForBudgetChanges, spendful } from './spend.helpers';
 
 // Retry policies from the error taxonomy (docs/retry-policies.md): provider rate limits and outages
 // retry with backoff (a Retry-After sets the next delay); auth, bad requests, missing jobs and the
@@ -42,6 +42,7 @@ export async function jobPreparationWorkflow(input: JobPreparationInput): Promis
   const stages: PreparationStage[] = input.stages ?? (input.mode === 'full' ? ['score', 'tailor', 'cover'] : ['score']);
   const recheck = input.spendRecheckSeconds ?? 60;
   const { jobKey } = input;
+  listenForBudgetChanges();
 
   const scored = await spendful(jobKey, recheck, () => scoring.scoreJob({ jobKey, allowScore: stages.includes('score') }));
   let stage = scored.stage;

@@ -1,6 +1,6 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, defineSignal, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { PreparationStatusActivities, SpendActivities } from '@jobctrl/pipeline/contracts';
-import { LOCAL_CONTROL_TIMEOUTS, SPEND_CEILING_REACHED } from '@jobctrl/pipeline/contracts';
+import { LOCAL_CONTROL_TIMEOUTS, SPEND_BUDGET_CHANGED_SIGNAL, SPEND_CEILING_REACHED } from '@jobctrl/pipeline/contracts';
 
 // The spend preflight is a short control: it runs in the local control lane, never behind model work.
 const { checkSpendBudget } = proxyLocalActivities<SpendActivities>({
@@ -13,6 +13,18 @@ const status = proxyActivities<PreparationStatusActivities>({
   retry: { maximumAttempts: 10, initialInterval: '1 second' },
 });
 
+const budgetChanged = defineSignal(SPEND_BUDGET_CHANGED_SIGNAL);
+
+/** Workflow-scoped (each execution has its own module state in the sandbox). */
+let budgetSignalled = false;
+
+/** Call once at the start of a spendful workflow: a budget signal ends a pause early. */
+export function listenForBudgetChanges(): void {
+  setHandler(budgetChanged, () => {
+    budgetSignalled = true;
+  });
+}
+
 function isSpendCeiling(err: unknown): boolean {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   return cause instanceof ApplicationFailure && cause.type === SPEND_CEILING_REACHED;
@@ -21,7 +33,8 @@ function isSpendCeiling(err: unknown): boolean {
 /**
  * Runs one spendful step: the preflight stops it before the model call once today's spend has
  * reached the ceiling, and the job waits in the visible spend_ceiling_reached state, re-checking
- * every `recheckSeconds` (or at the day's rollover if that comes first), until the ceiling is raised
+ * every `recheckSeconds` (or at the day's rollover if that comes first, or at once when a batch
+ * signals that the budget is available again), until the ceiling is raised
  * or the day rolls over. The activity's own spend gate can still refuse (another job spent the rest
  * meanwhile); that refusal lands in the same wait instead of failing the job.
  */
@@ -41,6 +54,7 @@ export async function spendful<T>(jobKey: string, recheckSeconds: number, step: 
       await status.setPreparationStatus({ jobKey, status: SPEND_CEILING_REACHED });
       paused = true;
     }
-    await sleep(Math.min(recheckSeconds * 1000, Math.max(1000, budget.msUntilReset)));
+    budgetSignalled = false;
+    await condition(() => budgetSignalled, Math.min(recheckSeconds * 1000, Math.max(1000, budget.msUntilReset)));
   }
 }

@@ -113,6 +113,14 @@ export class PreparationRepository {
     return rows.map((r) => ({ jobKey: r.job_key, idempotencyKey: r.idempotency_key }));
   }
 
+  /** Jobs paused at the spend ceiling. */
+  async selectPaused(): Promise<PreparationTarget[]> {
+    const rows: Array<{ job_key: string; idempotency_key: string }> = await this.uow.run(({ manager }) =>
+      manager.query(`SELECT job_key, idempotency_key FROM jobs WHERE prep_status = 'spend_ceiling_reached' ORDER BY job_key`),
+    );
+    return rows.map((r) => ({ jobKey: r.job_key, idempotencyKey: r.idempotency_key }));
+  }
+
   private async transition(jobKey: string, from: JobStage, to: JobStage, set: string, params: unknown[], now: number): Promise<JobStage | null> {
     return this.uow.run(({ transaction }) =>
       transaction(async (m) => {

@@ -1,0 +1,164 @@
+import * as fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, WorkerOptions } from '@temporalio/worker';
+import type { JobPipelineInput, JobPipelineResult, PipelineStage } from '@jobctrl/pipeline/contracts';
+import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId } from '@jobctrl/pipeline/contracts';
+import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { JobRecord, JobRepository, PipelineRunRepository } from '@jobctrl/shared/jobs';
+import { SpendLedgerRepository, startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm';
+import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
+import { workerCapacity } from '@jobctrl/shared/temporal';
+import type { PreparationSettings } from './activities';
+import { createJobctrlWorker, workflowsEntry } from './create-worker';
+import { setupBoardWorld } from './test-support/board-world.fixture';
+import { openTestConnections, testTemporalAddress, TestConnections } from './test-support/temporal.harness';
+
+const address = testTemporalAddress();
+Runtime.install({ logger: new DefaultLogger('ERROR') });
+
+let bundle: WorkerOptions['workflowBundle'];
+let temporal: TestConnections;
+let connection: NativeConnection;
+let client: Client;
+
+beforeAll(async () => {
+  bundle = await bundleWorkflowCode({ workflowsPath: workflowsEntry().workflowsPath, webpackConfigHook: workflowsEntry().webpackConfigHook as never });
+  temporal = await openTestConnections(address);
+  ({ connection, client } = temporal);
+});
+afterAll(() => temporal?.close());
+
+/** Live settings the test can change while the worker runs (as PATCH /v1/settings would). */
+interface Live {
+  dailySpendCeilingUsd: number;
+  tailorScoreThreshold: number;
+  recoveryIdleMs: number;
+}
+
+async function setup(opts: { jobsPerBoard: number; llm?: PreparationSettings['llm']; live?: Partial<Live>; slots?: number }) {
+  const world = await setupBoardWorld(opts.jobsPerBoard, { families: [{ kind: 'greenhouse', token: 'acme' }, { kind: 'lever', token: 'globex' }] });
+  const live: Live = { dailySpendCeilingUsd: 5, tailorScoreThreshold: 50, recoveryIdleMs: 3600_000, ...opts.live };
+  await new ProfileRepository(world.uow).put(sampleProfile());
+  const jw = await createJobctrlWorker({
+    connection,
+    namespace: 'default',
+    taskQueue: world.taskQueue,
+    capacity: workerCapacity(opts.slots ?? 4),
+    uow: world.uow,
+    workflowBundle: bundle,
+    pipeline: {
+      internalConcurrency: 4,
+      hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 },
+      enrichmentPollMs: 100,
+      preparation: { llm: opts.llm ?? { provider: 'extractive', prices: {}, timeoutMs: 10_000 }, live: () => live },
+    },
+  });
+  const cleanup = async () => {
+    await world.sim.stop();
+    await jw.close();
+    fs.rmSync(world.dir, { recursive: true, force: true });
+  };
+  return { ...world, jw, live, cleanup };
+}
+
+async function startPipeline(uow: UnitOfWorkFactory, taskQueue: string, stages: PipelineStage[]) {
+  const runId = randomUUID();
+  await new PipelineRunRepository(uow).create({ runId, workflowId: pipelineWorkflowId(runId), stages, sourceIds: null });
+  const input: JobPipelineInput = { runId, stages, scope: 'run', internalConcurrency: 4, spendRecheckSeconds: 1 };
+  const handle = await client.workflow.start(PIPELINE_WORKFLOW_TYPE, { taskQueue, workflowId: pipelineWorkflowId(runId), args: [input] });
+  return { runId, handle };
+}
+
+async function allJobs(jobs: JobRepository): Promise<JobRecord[]> {
+  return (await jobs.list({ limit: 1000, offset: 0 })).items;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('Preparation against the board simulator', () => {
+  it('extractive: a discover → score → tailor → cover run scores every job; those above the threshold are tailored with an accepted, reviewed cover letter', async () => {
+    const s = await setup({ jobsPerBoard: 8 });
+    try {
+      await s.jw.worker.runUntil(async () => {
+        const { handle } = await startPipeline(s.uow, s.taskQueue, ['discover', 'score', 'tailor', 'cover']);
+        const result = (await handle.result()) as JobPipelineResult;
+        expect(result.discover?.familiesFailed).toEqual([]);
+        const jobs = await allJobs(s.jobs);
+        expect(jobs.length).toBeGreaterThan(0);
+        expect(result.preparation?.failed).toBe(0);
+        for (const job of jobs) {
+          expect(job.score).not.toBeNull();
+          if ((job.score as number) >= s.live.tailorScoreThreshold) {
+            expect(job.stage).toBe('prepared');
+            expect(job.tailoredResume).toMatchObject({ method: 'extractive', markdown: expect.stringContaining('Dana Whitfield') });
+            expect(job.coverLetter).toMatchObject({ method: 'extractive', text: expect.stringContaining(job.company) });
+            expect(job.coverReview).toMatchObject({ accepted: true, outcome: 'accepted', verdicts: { factual: { passed: true }, quality: { passed: true } } });
+          } else {
+            expect(job.stage).toBe('scored');
+            expect(job.tailoredResume).toBeNull();
+          }
+        }
+        // The board's engineering roles fit the sample profile; its design and product roles do not.
+        expect(jobs.some((j) => j.stage === 'prepared')).toBe(true);
+        expect(jobs.some((j) => j.stage === 'scored')).toBe(true);
+        // Extractive work is free: nothing is charged.
+        expect((await new SpendLedgerRepository(s.uow).summary()).calls).toBe(0);
+      });
+    } finally {
+      await s.cleanup();
+    }
+  });
+
+  it('a priced OpenAI-compatible provider and a tiny ceiling: the run pauses in spend_ceiling_reached, spend stays within one call, and it continues once the ceiling is raised', async () => {
+    // ~$0.01 per score call (prompt tokens at $10/Mtok); everything scores 20, below the threshold.
+    const sim: LlmSimulator = await startLlmSimulator({ latencyMs: 30, respond: () => ({ score: 20, rationale: 'Partial fit.', matched: [], missing: [] }) });
+    const s = await setup({
+      jobsPerBoard: 6,
+      llm: { provider: 'openai', model: 'priced', baseUrl: sim.url, prices: { priced: { input_usd_per_mtok: 10, output_usd_per_mtok: 10 } }, timeoutMs: 10_000 },
+      live: { dailySpendCeilingUsd: 0.03 },
+    });
+    try {
+      await s.jw.worker.runUntil(async () => {
+        const { runId, handle } = await startPipeline(s.uow, s.taskQueue, ['discover', 'score']);
+        const registry = new PipelineRunRepository(s.uow);
+        await until('the run to pause at the ceiling', async () => (await registry.get(runId))?.blockedReason === 'spend_ceiling_reached');
+        const ledger = new SpendLedgerRepository(s.uow);
+        const paused = await ledger.summary();
+        const perCall = paused.totalUsd / paused.calls;
+        expect(paused.totalUsd).toBeGreaterThanOrEqual(s.live.dailySpendCeilingUsd);
+        expect(paused.totalUsd).toBeLessThanOrEqual(s.live.dailySpendCeilingUsd + perCall * 1.01);
+        const waiting = await until('a job waiting for budget', async () => {
+          const jobs = await allJobs(s.jobs);
+          return jobs.some((j) => j.prepStatus === 'spend_ceiling_reached') && jobs;
+        });
+        expect(waiting.filter((j) => j.stage === 'pending_score').length).toBeGreaterThan(0);
+        // Paused, not failed: no model call is made while the ceiling holds.
+        const callsWhilePaused = sim.requests.length;
+        await new Promise((r) => setTimeout(r, 1500));
+        expect(sim.requests.length).toBe(callsWhilePaused);
+
+        s.live.dailySpendCeilingUsd = 100;
+        const result = (await handle.result()) as JobPipelineResult;
+        expect(result.preparation?.failed).toBe(0);
+        const jobs = await allJobs(s.jobs);
+        expect(jobs.every((j) => j.stage === 'scored' && j.prepStatus === null)).toBe(true);
+        expect((await registry.get(runId))?.blockedReason).toBeNull();
+        const final = await ledger.summary();
+        expect(final.calls).toBe(sim.requests.length);
+        expect(final.byLane.score).toBeCloseTo(final.totalUsd);
+      });
+    } finally {
+      await s.cleanup();
+      await sim.close();
+    }
+  }, 180_000);
+});

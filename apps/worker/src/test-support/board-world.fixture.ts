@@ -1,0 +1,46 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
+import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
+
+// The simulator is a test fixture server (plain JS under tools/fixtures).
+// eslint-disable-next-line @nx/enforce-module-boundaries
+const { startBoardSimulator } = require('../../../../tools/fixtures/board-simulator.js') as typeof import('../../../../tools/fixtures/board-simulator');
+
+export const FAMILIES = [
+  { kind: 'greenhouse', token: 'acme' },
+  { kind: 'lever', token: 'globex' },
+  { kind: 'ashby', token: 'initech' },
+  { kind: 'smartrecruiters', token: 'UmbrellaCorp' },
+] as const;
+const CONFIG_KEY: Record<string, string> = { greenhouse: 'board_token', lever: 'site', ashby: 'board', smartrecruiters: 'company_id' };
+
+/**
+ * A board simulator with one source per family (plus a mirror of the Greenhouse board), a fresh
+ * migrated database and a unique task queue: the world the worker integration tests run in.
+ */
+export async function setupBoardWorld(jobsPerBoard: number, opts: { maxParallelFamilies?: number; knobs?: object; families?: ReadonlyArray<(typeof FAMILIES)[number]> } = {}) {
+  const families = opts.families ?? FAMILIES;
+  const sim = await startBoardSimulator({ seed: 7, jobsPerBoard, families: families.map((f) => ({ ...f })), knobs: opts.knobs });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-world-'));
+  const databasePath = path.join(dir, 'jobctrl.sqlite');
+  await runMigrations({ databasePath });
+  const uow = new UnitOfWorkFactory({ databasePath, entities: [...OPERATIONS_ENTITIES, ...DISCOVERY_ENTITIES] });
+  const sources = new SourceService(new SourceRepository(uow));
+  for (const f of families) {
+    await sources.create({ kind: f.kind, name: `${f.kind} ${f.token}`, config: { [CONFIG_KEY[f.kind]]: f.token, base_url: sim.url } });
+  }
+  if (families.some((f) => f.kind === 'greenhouse')) {
+    // The same Greenhouse board reached through a second source: its jobs must not be stored twice.
+    await sources.create({ kind: 'greenhouse', name: 'acme mirror', family: 'mirror', config: { board_token: 'acme', base_url: sim.url } });
+  }
+  if (opts.maxParallelFamilies) {
+    await uow.run(({ manager }) => manager.query('UPDATE discovery_runtime_settings SET max_parallel_families = ?', [opts.maxParallelFamilies]));
+  }
+  const taskQueue = `test-${randomUUID()}`;
+  return { sim, dir, databasePath, uow, taskQueue, jobs: new JobRepository(uow), runs: new DiscoveryRunRepository(uow) };
+}
