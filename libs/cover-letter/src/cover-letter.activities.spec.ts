@@ -1,0 +1,99 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { JobRepository, PreparationRepository } from '@jobctrl/shared/jobs';
+import { LlmRuntime, SpendLedgerRepository, startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm';
+import { ProfileRepository, sampleProfile, samplePosting } from '@jobctrl/shared/profile';
+import { composeCoverLetterExtractive } from './extractive-letter.composer';
+import { createCoverLetterActivities, type CoverLetterActivityDeps } from './cover-letter.activities';
+import { ReviewExecutor } from './review.executor';
+
+const dbs = tempDbDir('cover');
+afterAll(() => dbs.cleanup());
+
+/** A letter that passes the quality review but claims work at an employer the profile does not list. */
+function fabricatedLetter(): string {
+  const honest = composeCoverLetterExtractive(sampleProfile(), samplePosting()).text;
+  return honest.replace(/\n\n/, '\n\nBefore that, I worked at Initech for five years as a staff engineer.\n\n');
+}
+
+async function world(opts: { sim?: LlmSimulator; reviewDatabasePath?: string } = {}) {
+  const databasePath = dbs.file('cover');
+  await runMigrations({ databasePath });
+  const uow = new UnitOfWorkFactory({ databasePath, entities: [] });
+  const jobs = new JobRepository(uow);
+  const prep = new PreparationRepository(uow);
+  const profiles = new ProfileRepository(uow);
+  await profiles.put(sampleProfile());
+  const posting = samplePosting();
+  await jobs.recordObservations('r1', 'greenhouse', [
+    {
+      jobKey: 'j1', idempotencyKey: 'v1-j1', contentKey: 'c1', canonicalUrl: null, sourceId: 's1', sourceKind: 'greenhouse', externalId: '1',
+      title: posting.title, company: posting.company, location: null, remote: true, url: 'https://jobs.test/1', applyUrl: null,
+      descriptionHtml: null, descriptionText: posting.description, postedAt: null, salaryText: null, employmentType: null, tags: [],
+    },
+  ]);
+  await jobs.recordEnrichment('j1', { status: 'enriched', descriptionText: posting.description });
+  await prep.recordScore('j1', { score: 90, detail: {}, profileRevision: 1, threshold: 60 });
+  await prep.recordTailored('j1', { skills: [] });
+  const reviewDatabase = opts.reviewDatabasePath ? new UnitOfWorkFactory({ databasePath: opts.reviewDatabasePath, entities: [] }) : uow;
+  const ledger = new SpendLedgerRepository(uow);
+  const llm = opts.sim
+    ? new LlmRuntime({ provider: 'openai', model: 'sim', baseUrl: opts.sim.url, prices: {}, timeoutMs: 5000, ledger, ceilingUsd: () => 100 })
+    : new LlmRuntime({ provider: 'extractive', prices: {}, timeoutMs: 5000, ledger, ceilingUsd: () => 100 });
+  const deps: CoverLetterActivityDeps = { jobs, prep, profile: () => profiles.get(), llm, reviews: new ReviewExecutor({ leafLimit: 2 }), reviewDatabase, processDatabasePath: databasePath };
+  return { jobs, activities: createCoverLetterActivities(deps), databasePath };
+}
+
+describe('cover letter activities', () => {
+  it('a model letter naming an employer the profile does not list is rejected by the factual review — even when the model reviewer passes it — and never accepted', async () => {
+    const sim = await startLlmSimulator({
+      respond: (req) => (req.schemaName === 'cover_letter' ? { text: fabricatedLetter() } : { passed: true, issues: [] }),
+    });
+    try {
+      const { jobs, activities } = await world({ sim });
+      const env = new MockActivityEnvironment();
+      for (const finalAttempt of [false, true]) {
+        const { attempt } = await env.run(activities.writeCoverLetter, { jobKey: 'j1' });
+        expect(attempt).toBe(finalAttempt ? 2 : 1);
+        const review = await env.run(activities.reviewCoverLetter, { jobKey: 'j1', finalAttempt });
+        expect(review).toMatchObject({ accepted: false, outcome: 'rejected' });
+        expect(review.issues).toContain('unsupported employer: Initech');
+        expect(review.stage).toBe(finalAttempt ? 'cover_rejected' : 'pending_cover');
+      }
+      const job = await jobs.get('j1');
+      expect(job?.stage).toBe('cover_rejected');
+      expect(job?.coverReview).toMatchObject({ accepted: false, by: 'factual' });
+      // The second draft was asked for with the first pair's issues as feedback.
+      const drafts = sim.requests.filter((r) => JSON.stringify(r.body).includes('cover_letter'));
+      expect(drafts).toHaveLength(2);
+      expect(JSON.stringify(drafts[1].body)).toContain('unsupported employer: Initech');
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('extractive: the letter passes both reviews and is accepted; the job is prepared', async () => {
+    const { jobs, activities } = await world();
+    const env = new MockActivityEnvironment();
+    await env.run(activities.writeCoverLetter, { jobKey: 'j1' });
+    expect(await env.run(activities.reviewCoverLetter, { jobKey: 'j1', finalAttempt: false })).toMatchObject({ accepted: true, stage: 'prepared' });
+    expect((await jobs.get('j1'))?.coverReview).toMatchObject({ accepted: true, verdicts: { factual: { passed: true }, quality: { passed: true } } });
+  });
+
+  it('a review whose captured database is not the process database fails before any model work, and nothing is recorded', async () => {
+    const sim = await startLlmSimulator({ respond: (req) => (req.schemaName === 'cover_letter' ? { text: fabricatedLetter() } : { passed: true, issues: [] }) });
+    try {
+      const other = dbs.file('other');
+      await runMigrations({ databasePath: other });
+      const { jobs, activities } = await world({ sim, reviewDatabasePath: other });
+      const env = new MockActivityEnvironment();
+      await env.run(activities.writeCoverLetter, { jobKey: 'j1' });
+      const before = sim.requests.length;
+      await expect(env.run(activities.reviewCoverLetter, { jobKey: 'j1', finalAttempt: true })).rejects.toMatchObject({ type: 'review_database_mismatch', nonRetryable: true });
+      expect(sim.requests.length).toBe(before);
+      expect(await jobs.get('j1')).toMatchObject({ stage: 'pending_cover', coverReview: null });
+    } finally {
+      await sim.close();
+    }
+  });
+});
