@@ -53,9 +53,9 @@ describe('cover letter activities', () => {
       const { jobs, activities } = await world({ sim });
       const env = new MockActivityEnvironment();
       for (const finalAttempt of [false, true]) {
-        const { attempt } = await env.run(activities.writeCoverLetter, { jobKey: 'j1' });
+        const { attempt } = (await env.run(activities.writeCoverLetter, { jobKey: 'j1' })) as { attempt: number };
         expect(attempt).toBe(finalAttempt ? 2 : 1);
-        const review = await env.run(activities.reviewCoverLetter, { jobKey: 'j1', finalAttempt });
+        const review = (await env.run(activities.reviewCoverLetter, { jobKey: 'j1', finalAttempt })) as { accepted: boolean; issues: string[]; stage: string };
         expect(review).toMatchObject({ accepted: false, outcome: 'rejected' });
         expect(review.issues).toContain('unsupported employer: Initech');
         expect(review.stage).toBe(finalAttempt ? 'cover_rejected' : 'pending_cover');

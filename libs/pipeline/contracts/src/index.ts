@@ -6,3 +6,4 @@ export * from './telemetry.contract';
 export * from './discovery.contract';
 export * from './preparation.contract';
 export * from './pipeline.contract';
+export * from './retry-policies.contract';

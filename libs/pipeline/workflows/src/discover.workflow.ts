@@ -17,7 +17,7 @@ import type {
   FamilyOutcome,
   FamilyPlan,
 } from '@jobctrl/pipeline/contracts';
-import { TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
+import { retryPolicy, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
 import { recordLifecycle } from './lifecycle.helpers';
 
 // Each family is its own activity with its own timeout, heartbeat and retry policy: a family failure
@@ -26,7 +26,7 @@ const family = proxyActivities<Pick<DiscoveryActivities, 'discoverySourceFamily'
   startToCloseTimeout: '30 minutes',
   // A dead worker's family is retried elsewhere after this long; the family heartbeats per posting.
   heartbeatTimeout: '30 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['malformed_response', 'source_config_invalid'] },
+  retry: retryPolicy('discoverySourceFamily'),
   // A cancelled run waits for its families to acknowledge (next heartbeat), so nothing writes to the
   // run after it is recorded cancelled.
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
@@ -34,13 +34,13 @@ const family = proxyActivities<Pick<DiscoveryActivities, 'discoverySourceFamily'
 
 const control = proxyActivities<Omit<DiscoveryActivities, 'discoverySourceFamily'>>({
   startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+  retry: retryPolicy('discoveryControl'),
 });
 
 const enrichmentOptions = {
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '30 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '5 seconds' },
+  retry: retryPolicy('discoveryEnrichment'),
 } as const;
 const enrichment = proxyActivities<EnrichmentActivities>(enrichmentOptions);
 // The live consumer runs for the whole crawl and learns of its cancel through a heartbeat. Waiting for

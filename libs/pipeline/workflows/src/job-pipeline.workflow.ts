@@ -6,7 +6,7 @@ import type {
   PipelineActivities,
   PreparationStage,
 } from '@jobctrl/pipeline/contracts';
-import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, PREPARATION_STAGES } from '@jobctrl/pipeline/contracts';
+import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, PREPARATION_STAGES, retryPolicy } from '@jobctrl/pipeline/contracts';
 import { recordLifecycle } from './lifecycle.helpers';
 
 // The batch waits for every job it started; it heartbeats per finished job, so a lost worker's
@@ -14,7 +14,7 @@ import { recordLifecycle } from './lifecycle.helpers';
 const batch = proxyActivities<PipelineActivities>({
   startToCloseTimeout: '24 hours',
   heartbeatTimeout: '2 minutes',
-  retry: { maximumAttempts: 5, initialInterval: '5 seconds', backoffCoefficient: 2 },
+  retry: retryPolicy('runPreparationBatch'),
 });
 
 /**

@@ -7,28 +7,32 @@ import type {
   ScoringActivities,
   TailoringActivities,
 } from '@jobctrl/pipeline/contracts';
-import { COVER_LETTER_MAX_ATTEMPTS, SPEND_CEILING_REACHED } from '@jobctrl/pipeline/contracts';
+import { COVER_LETTER_MAX_ATTEMPTS, retryPolicy } from '@jobctrl/pipeline/contracts';
 import { listenForBudgetChanges, spendful } from './spend.helpers';
 
 // Retry policies from the error taxonomy (docs/retry-policies.md): provider rate limits and outages
 // retry with backoff (a Retry-After sets the next delay); auth, bad requests, missing jobs and the
 // spend ceiling do not.
-const NON_RETRYABLE = ['llm_auth', 'llm_bad_request', 'llm_cancelled', 'job_not_found', SPEND_CEILING_REACHED, 'review_database_mismatch'];
 
 const scoring = proxyActivities<ScoringActivities>({
   startToCloseTimeout: '3 minutes',
-  retry: { maximumAttempts: 5, initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: NON_RETRYABLE },
+  retry: retryPolicy('scoreJob'),
 });
 
 const tailoring = proxyActivities<TailoringActivities>({
   startToCloseTimeout: '5 minutes',
-  retry: { maximumAttempts: 4, initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: NON_RETRYABLE },
+  retry: retryPolicy('tailorResume'),
 });
 
-const cover = proxyActivities<CoverLetterActivities>({
+const writer = proxyActivities<Pick<CoverLetterActivities, 'writeCoverLetter'>>({
+  startToCloseTimeout: '5 minutes',
+  retry: retryPolicy('writeCoverLetter'),
+});
+
+const reviewer = proxyActivities<Pick<CoverLetterActivities, 'reviewCoverLetter'>>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 4, initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: NON_RETRYABLE },
+  retry: retryPolicy('reviewCoverLetter'),
 });
 
 /**
@@ -53,9 +57,9 @@ export async function jobPreparationWorkflow(input: JobPreparationInput): Promis
 
   if (stage === 'pending_cover' && stages.includes('cover')) {
     for (let drafts = 0; stage === 'pending_cover' && drafts < COVER_LETTER_MAX_ATTEMPTS; drafts++) {
-      const { attempt } = await spendful(jobKey, recheck, () => cover.writeCoverLetter({ jobKey }));
+      const { attempt } = await spendful(jobKey, recheck, () => writer.writeCoverLetter({ jobKey }));
       const finalAttempt = attempt >= COVER_LETTER_MAX_ATTEMPTS || drafts + 1 >= COVER_LETTER_MAX_ATTEMPTS;
-      stage = (await spendful(jobKey, recheck, () => cover.reviewCoverLetter({ jobKey, finalAttempt }))).stage;
+      stage = (await spendful(jobKey, recheck, () => reviewer.reviewCoverLetter({ jobKey, finalAttempt }))).stage;
     }
   }
 

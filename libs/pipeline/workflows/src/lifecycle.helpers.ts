@@ -1,11 +1,11 @@
 import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { LifecycleActivities, LifecycleEventType } from '@jobctrl/pipeline/contracts';
-import { LOCAL_CONTROL_TIMEOUTS } from '@jobctrl/pipeline/contracts';
+import { LOCAL_CONTROL_TIMEOUTS, retryPolicy } from '@jobctrl/pipeline/contracts';
 
 // Lifecycle writes are short controls: they run in the local control lane, never behind model work.
 const { recordWorkflowLifecycle } = proxyLocalActivities<LifecycleActivities>({
   ...LOCAL_CONTROL_TIMEOUTS,
-  retry: { maximumAttempts: 10, initialInterval: '1 second' },
+  retry: retryPolicy('recordWorkflowLifecycle'),
 });
 
 /** Records this workflow run's lifecycle event (idempotent per tenant/workflow/run/event type). */

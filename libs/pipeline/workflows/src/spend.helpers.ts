@@ -1,16 +1,16 @@
 import { ActivityFailure, ApplicationFailure, condition, defineSignal, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { PreparationStatusActivities, SpendActivities } from '@jobctrl/pipeline/contracts';
-import { LOCAL_CONTROL_TIMEOUTS, SPEND_BUDGET_CHANGED_SIGNAL, SPEND_CEILING_REACHED } from '@jobctrl/pipeline/contracts';
+import { LOCAL_CONTROL_TIMEOUTS, retryPolicy, SPEND_BUDGET_CHANGED_SIGNAL, SPEND_CEILING_REACHED } from '@jobctrl/pipeline/contracts';
 
 // The spend preflight is a short control: it runs in the local control lane, never behind model work.
 const { checkSpendBudget } = proxyLocalActivities<SpendActivities>({
   ...LOCAL_CONTROL_TIMEOUTS,
-  retry: { maximumAttempts: 10, initialInterval: '1 second' },
+  retry: retryPolicy('checkSpendBudget'),
 });
 
 const status = proxyActivities<PreparationStatusActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 10, initialInterval: '1 second' },
+  retry: retryPolicy('setPreparationStatus'),
 });
 
 const budgetChanged = defineSignal(SPEND_BUDGET_CHANGED_SIGNAL);
