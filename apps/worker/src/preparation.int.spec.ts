@@ -5,12 +5,13 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, WorkerOpt
 import type { JobPipelineInput, JobPipelineResult, PipelineStage } from '@jobctrl/pipeline/contracts';
 import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { JobRecord, JobRepository, PipelineRunRepository } from '@jobctrl/shared/jobs';
+import { JobRecord, JobRepository, PipelineRunRepository, PreparationRepository } from '@jobctrl/shared/jobs';
 import { SpendLedgerRepository, startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm';
 import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import type { PreparationSettings } from './activities';
 import { createJobctrlWorker, workflowsEntry } from './create-worker';
+import { PreparationRecovery, RECOVERY_WORKFLOW_ID } from './preparation-recovery';
 import { setupBoardWorld } from './test-support/board-world.fixture';
 import { openTestConnections, testTemporalAddress, TestConnections } from './test-support/temporal.harness';
 
@@ -159,6 +160,49 @@ describe('Preparation against the board simulator', () => {
     } finally {
       await s.cleanup();
       await sim.close();
+    }
+  }, 180_000);
+
+  it('a profile update re-scores jobs scored against the old profile, and idle recovery finishes jobs left in a pending stage', async () => {
+    const s = await setup({ jobsPerBoard: 4 });
+    try {
+      await s.jw.worker.runUntil(async () => {
+        const first = await startPipeline(s.uow, s.taskQueue, ['discover', 'score']);
+        await first.handle.result();
+        const before = await allJobs(s.jobs);
+        expect(before.every((j) => j.scoreProfileRevision === 1)).toBe(true);
+        // Score-only left the good fits waiting for tailoring.
+        const waiting = before.filter((j) => j.stage === 'pending_tailor');
+        expect(waiting.length).toBeGreaterThan(0);
+
+        // Idle recovery: nothing ran for the idle period, so the waiting jobs are started again.
+        s.live.recoveryIdleMs = 0;
+        const recovery = new PreparationRecovery({
+          client,
+          taskQueue: s.taskQueue,
+          gauge: s.jw.gauge,
+          prep: new PreparationRepository(s.uow),
+          settings: () => ({ idleMs: 0, internalConcurrency: 2 }),
+          profileRevision: async () => (await new ProfileRepository(s.uow).get()).revision,
+          log: () => undefined,
+        });
+        expect(await recovery.tick(Date.now() + 1)).toBe(true);
+        await client.workflow.getHandle(RECOVERY_WORKFLOW_ID).result();
+        for (const job of waiting) expect((await s.jobs.get(job.jobKey))?.stage).toBe('prepared');
+        expect(await recovery.tick(Date.now() + 1)).toBe(false); // nothing left to recover
+
+        // A new profile revision: the batch of a profile update re-scores every job against it.
+        const narrower = { ...sampleProfile(), skills: ['Figma'] };
+        const { revision } = await new ProfileRepository(s.uow).put(narrower);
+        const runId = randomUUID();
+        const input: JobPipelineInput = { runId, stages: ['score', 'tailor', 'cover'], scope: 'profile_update', internalConcurrency: 2, profileRevision: revision };
+        const result = (await client.workflow.execute(PIPELINE_WORKFLOW_TYPE, { taskQueue: s.taskQueue, workflowId: pipelineWorkflowId(runId), args: [input] })) as JobPipelineResult;
+        expect(result.preparation?.selected).toBe(before.length);
+        const after = await allJobs(s.jobs);
+        expect(after.every((j) => j.scoreProfileRevision === revision)).toBe(true);
+      });
+    } finally {
+      await s.cleanup();
     }
   }, 180_000);
 });
