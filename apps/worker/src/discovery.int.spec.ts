@@ -3,32 +3,21 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { CancelledFailure } from '@temporalio/common';
 import { WorkflowFailedError, type Client } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
 import type { DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { discoverWorkflowId, prepWorkflowId, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
 import { LifecycleProjector } from '@jobctrl/shared/jobs';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from './create-worker';
 import { startPreparationWith } from './preparation-starter';
-import { openTestConnections, spawnWorkerApp, testTemporalAddress, TestConnections } from './test-support/temporal.harness';
+import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
 import { setupBoardWorld } from './test-support/board-world.fixture';
 
 const address = testTemporalAddress();
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
-let bundle: WorkerOptions['workflowBundle'];
-let temporal: TestConnections;
-let connection: NativeConnection;
-let client: Client;
-
-beforeAll(async () => {
-  bundle = await bundleWorkflowCode({ workflowsPath: workflowsEntry().workflowsPath, webpackConfigHook: workflowsEntry().webpackConfigHook as never });
-  temporal = await openTestConnections(address);
-  ({ connection, client } = temporal);
-});
-
-afterAll(() => temporal?.close());
+const suite = useSuiteTemporal();
 
 const setupData = setupBoardWorld;
 
@@ -36,12 +25,12 @@ const setupData = setupBoardWorld;
 async function setup(jobsPerBoard: number, opts: { maxParallelFamilies?: number; knobs?: object; workflowBundle?: WorkerOptions['workflowBundle'] } = {}) {
   const data = await setupData(jobsPerBoard, opts);
   const jw = await createJobctrlWorker({
-    connection,
+    connection: suite.connection,
     namespace: 'default',
     taskQueue: data.taskQueue,
     capacity: workerCapacity(6),
     uow: data.uow,
-    workflowBundle: opts.workflowBundle ?? bundle,
+    workflowBundle: opts.workflowBundle ?? suite.bundle,
     pipeline: { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100, browserExecutablePath: '/usr/bin/chromium' },
   });
   const cleanup = async () => {
@@ -54,7 +43,7 @@ async function setup(jobsPerBoard: number, opts: { maxParallelFamilies?: number;
 
 async function prepWorkflowsOn(taskQueue: string): Promise<string[]> {
   const ids: string[] = [];
-  for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND WorkflowType = 'jobPreparationWorkflow'` })) ids.push(wf.workflowId);
+  for await (const wf of suite.client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND WorkflowType = 'jobPreparationWorkflow'` })) ids.push(wf.workflowId);
   return ids;
 }
 
@@ -65,7 +54,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
       const runId = randomUUID();
       // One worker run for the whole test: a Worker cannot be restarted once runUntil returns.
       await s.jw.worker.runUntil(async () => {
-        const result: DiscoverWorkflowResult = await client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+        const result: DiscoverWorkflowResult = await suite.client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
         expect(result).toMatchObject({ state: 'completed', familiesFailed: [] });
         expect(result.familiesCompleted.sort()).toEqual(['ashby', 'greenhouse', 'lever', 'mirror', 'smartrecruiters']);
 
@@ -109,7 +98,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
     try {
       const runId = randomUUID();
       const result: DiscoverWorkflowResult = await s.jw.worker.runUntil(
-        client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }),
+        suite.client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }),
       );
       expect(result.familiesFailed).toEqual(['lever']);
       expect(result.familiesCompleted.sort()).toEqual(['ashby', 'greenhouse', 'mirror', 'smartrecruiters']);
@@ -137,7 +126,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
           }, 10);
           const runId = randomUUID();
           try {
-            const result: DiscoverWorkflowResult = await client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+            const result: DiscoverWorkflowResult = await suite.client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
             expect(result.familiesFailed).toEqual([]);
           } finally {
             clearInterval(sampler);
@@ -159,7 +148,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
     try {
       await s.jw.worker.runUntil(async () => {
         const runId = randomUUID();
-        const handle = await client.workflow.start('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+        const handle = await suite.client.workflow.start('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
         for (let i = 0; ; i++) {
           const run = await s.runs.get(runId);
           if (run && run.progress.completed >= 1) break;
@@ -202,25 +191,25 @@ describe('DiscoverWorkflow against the board simulator', () => {
     let oldHistory;
     try {
       const runId = randomUUID();
-      await old.jw.worker.runUntil(client.workflow.execute('discoverWorkflow', { taskQueue: old.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }));
-      oldHistory = await client.workflow.getHandle(discoverWorkflowId(runId)).fetchHistory();
+      await old.jw.worker.runUntil(suite.client.workflow.execute('discoverWorkflow', { taskQueue: old.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }));
+      oldHistory = await suite.client.workflow.getHandle(discoverWorkflowId(runId)).fetchHistory();
     } finally {
       await old.cleanup();
     }
     expect(markers(oldHistory)).toBe(0);
     // Today's code replays the old history deterministically (patched() is false there).
-    await Worker.runReplayHistory({ workflowBundle: bundle }, oldHistory);
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, oldHistory);
 
     const cur = await setup(4);
     try {
       const runId = randomUUID();
-      await cur.jw.worker.runUntil(client.workflow.execute('discoverWorkflow', { taskQueue: cur.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }));
-      const history = await client.workflow.getHandle(discoverWorkflowId(runId)).fetchHistory();
+      await cur.jw.worker.runUntil(suite.client.workflow.execute('discoverWorkflow', { taskQueue: cur.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }));
+      const history = await suite.client.workflow.getHandle(discoverWorkflowId(runId)).fetchHistory();
       expect(markers(history)).toBe(1);
       const marker = (history.events ?? []).find((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
       const data = marker?.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
       expect(JSON.parse(Buffer.from(data as Uint8Array).toString('utf8'))).toMatchObject({ id: TERMINAL_HANDOFF_PATCH });
-      await Worker.runReplayHistory({ workflowBundle: bundle }, history);
+      await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);
       // The pre-marker code cannot replay a history that has the marker: the guard is what keeps both working.
       await expect(Worker.runReplayHistory({ workflowBundle: v0 }, history)).rejects.toThrow();
     } finally {
@@ -233,15 +222,15 @@ describe('DiscoverWorkflow against the board simulator', () => {
     try {
       const runId = randomUUID();
       await s.jw.worker.runUntil(async () => {
-        await client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+        await suite.client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
         const [job] = (await s.jobs.list({ limit: 1, offset: 0 })).items;
-        const handle = client.workflow.getHandle(prepWorkflowId(job.idempotencyKey));
+        const handle = suite.client.workflow.getHandle(prepWorkflowId(job.idempotencyKey));
         await handle.result();
         // Late handoffs and fan-outs for a job whose preparation already completed.
-        await startPreparationWith(client, s.taskQueue, job);
-        await startPreparationWith(client, s.taskQueue, job);
+        await startPreparationWith(suite.client, s.taskQueue, job);
+        await startPreparationWith(suite.client, s.taskQueue, job);
         let runs = 0;
-        for await (const wf of client.workflow.list({ query: `WorkflowId = '${prepWorkflowId(job.idempotencyKey)}'` })) runs += wf.workflowId ? 1 : 0;
+        for await (const wf of suite.client.workflow.list({ query: `WorkflowId = '${prepWorkflowId(job.idempotencyKey)}'` })) runs += wf.workflowId ? 1 : 0;
         expect(runs).toBe(1);
       });
     } finally {
@@ -268,7 +257,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
     let worker = spawnWorkerApp(configPath, address);
     try {
       const runId = randomUUID();
-      const handle = await client.workflow.start('discoverWorkflow', { taskQueue: data.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+      const handle = await suite.client.workflow.start('discoverWorkflow', { taskQueue: data.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
       // Kill the worker once families have committed jobs but before the run is over.
       for (let i = 0; ; i++) {
         const run = await data.runs.get(runId);

@@ -1,7 +1,6 @@
 import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { JobPipelineInput, JobPipelineResult, PipelineStage } from '@jobctrl/pipeline/contracts';
 import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
@@ -10,25 +9,14 @@ import { SpendLedgerRepository, startLlmSimulator, type LlmSimulator } from '@jo
 import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import type { PreparationSettings } from './activities';
-import { createJobctrlWorker, workflowsEntry } from './create-worker';
+import { createJobctrlWorker } from './create-worker';
 import { PreparationRecovery, RECOVERY_WORKFLOW_ID } from './preparation-recovery';
 import { setupBoardWorld } from './test-support/board-world.fixture';
-import { openTestConnections, testTemporalAddress, TestConnections } from './test-support/temporal.harness';
+import { useSuiteTemporal } from './test-support/temporal.harness';
 
-const address = testTemporalAddress();
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
-let bundle: WorkerOptions['workflowBundle'];
-let temporal: TestConnections;
-let connection: NativeConnection;
-let client: Client;
-
-beforeAll(async () => {
-  bundle = await bundleWorkflowCode({ workflowsPath: workflowsEntry().workflowsPath, webpackConfigHook: workflowsEntry().webpackConfigHook as never });
-  temporal = await openTestConnections(address);
-  ({ connection, client } = temporal);
-});
-afterAll(() => temporal?.close());
+const suite = useSuiteTemporal();
 
 /** Live settings the test can change while the worker runs (as PATCH /v1/settings would). */
 interface Live {
@@ -42,12 +30,12 @@ async function setup(opts: { jobsPerBoard: number; llm?: PreparationSettings['ll
   const live: Live = { dailySpendCeilingUsd: 5, tailorScoreThreshold: 50, recoveryIdleMs: 3600_000, ...opts.live };
   await new ProfileRepository(world.uow).put(sampleProfile());
   const jw = await createJobctrlWorker({
-    connection,
+    connection: suite.connection,
     namespace: 'default',
     taskQueue: world.taskQueue,
     capacity: workerCapacity(opts.slots ?? 4),
     uow: world.uow,
-    workflowBundle: bundle,
+    workflowBundle: suite.bundle,
     pipeline: {
       internalConcurrency: 4,
       hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 },
@@ -67,7 +55,7 @@ async function startPipeline(uow: UnitOfWorkFactory, taskQueue: string, stages: 
   const runId = randomUUID();
   await new PipelineRunRepository(uow).create({ runId, workflowId: pipelineWorkflowId(runId), stages, sourceIds: null });
   const input: JobPipelineInput = { runId, stages, scope: 'run', internalConcurrency: 4, spendRecheckSeconds: 1 };
-  const handle = await client.workflow.start(PIPELINE_WORKFLOW_TYPE, { taskQueue, workflowId: pipelineWorkflowId(runId), args: [input] });
+  const handle = await suite.client.workflow.start(PIPELINE_WORKFLOW_TYPE, { taskQueue, workflowId: pipelineWorkflowId(runId), args: [input] });
   return { runId, handle };
 }
 
@@ -178,7 +166,7 @@ describe('Preparation against the board simulator', () => {
         // Idle recovery: nothing ran for the idle period, so the waiting jobs are started again.
         s.live.recoveryIdleMs = 0;
         const recovery = new PreparationRecovery({
-          client,
+          client: suite.client,
           taskQueue: s.taskQueue,
           gauge: s.jw.gauge,
           prep: new PreparationRepository(s.uow),
@@ -187,7 +175,7 @@ describe('Preparation against the board simulator', () => {
           log: () => undefined,
         });
         expect(await recovery.tick(Date.now() + 1)).toBe(true);
-        await client.workflow.getHandle(RECOVERY_WORKFLOW_ID).result();
+        await suite.client.workflow.getHandle(RECOVERY_WORKFLOW_ID).result();
         for (const job of waiting) expect((await s.jobs.get(job.jobKey))?.stage).toBe('prepared');
         expect(await recovery.tick(Date.now() + 1)).toBe(false); // nothing left to recover
 
@@ -196,7 +184,7 @@ describe('Preparation against the board simulator', () => {
         const { revision } = await new ProfileRepository(s.uow).put(narrower);
         const runId = randomUUID();
         const input: JobPipelineInput = { runId, stages: ['score', 'tailor', 'cover'], scope: 'profile_update', internalConcurrency: 2, profileRevision: revision };
-        const result = (await client.workflow.execute(PIPELINE_WORKFLOW_TYPE, { taskQueue: s.taskQueue, workflowId: pipelineWorkflowId(runId), args: [input] })) as JobPipelineResult;
+        const result = (await suite.client.workflow.execute(PIPELINE_WORKFLOW_TYPE, { taskQueue: s.taskQueue, workflowId: pipelineWorkflowId(runId), args: [input] })) as JobPipelineResult;
         expect(result.preparation?.selected).toBe(before.length);
         const after = await allJobs(s.jobs);
         expect(after.every((j) => j.scoreProfileRevision === revision)).toBe(true);

@@ -3,8 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as sqlite3 from 'sqlite3';
-import type { Client } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { SmokeWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { workerCapacity } from '@jobctrl/shared/temporal';
@@ -15,32 +14,18 @@ import {
   OPERATIONS_ENTITIES,
   WorkerHeartbeatRepository,
 } from '@jobctrl/operations';
-import { createJobctrlWorker, JobctrlWorker, workflowsEntry } from './create-worker';
+import { createJobctrlWorker, JobctrlWorker } from './create-worker';
 import { createWorkerHeartbeatWriter } from './worker-heartbeat';
 import { createProbeActivities } from './test-support/probe.activities';
-import { openTestConnections, spawnWorkerApp, testTemporalAddress, TestConnections } from './test-support/temporal.harness';
+import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
 
 const address = testTemporalAddress();
 
 // Expected activity failures (the tests provoke them) would otherwise flood the output.
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
-let bundle: WorkerOptions['workflowBundle'];
-let temporal: TestConnections;
-let connection: NativeConnection;
-let client: Client;
-
-beforeAll(async () => {
-  // Bundled once for the whole suite, not per Worker.
-  bundle = await bundleWorkflowCode({
-    workflowsPath: path.join(__dirname, 'test-support', 'test.workflows.ts'),
-    webpackConfigHook: workflowsEntry().webpackConfigHook as never,
-  });
-  temporal = await openTestConnections(address);
-  ({ connection, client } = temporal);
-});
-
-afterAll(() => temporal?.close());
+// Bundled once for the whole suite, not per Worker.
+const suite = useSuiteTemporal(path.join(__dirname, 'test-support', 'test.workflows.ts'));
 
 
 interface Harness {
@@ -60,12 +45,12 @@ async function newDatabase(): Promise<{ dir: string; databasePath: string; uow: 
 
 async function newWorker(taskQueue: string, slots: number, uow: UnitOfWorkFactory, attempts = new Map<string, number>()): Promise<JobctrlWorker> {
   return createJobctrlWorker({
-    connection,
+    connection: suite.connection,
     namespace: 'default',
     taskQueue,
     capacity: workerCapacity(slots),
     uow,
-    workflowBundle: bundle,
+    workflowBundle: suite.bundle,
     extraActivities: () => ({ ...createProbeActivities(uow, attempts) }),
   });
 }
@@ -119,7 +104,7 @@ describe('jobctrl worker against a real Temporal dev server', () => {
     await withWorker(2, async ({ taskQueue, databasePath, jw }) => {
       let peakSeen = 0;
       const unwatch = jw.gauge.watchRemote((active) => (peakSeen = Math.max(peakSeen, active)));
-      const result: SmokeWorkflowResult = await client.workflow.execute('smokeWorkflow', {
+      const result: SmokeWorkflowResult = await suite.client.workflow.execute('smokeWorkflow', {
         taskQueue,
         workflowId: `smoke-${randomUUID()}`,
         args: [{ activities: 6, holdMs: 1_200 }],
@@ -140,7 +125,7 @@ describe('jobctrl worker against a real Temporal dev server', () => {
   it('writes workflow lifecycle events through the local control lane, exactly once each', async () => {
     await withWorker(1, async ({ taskQueue, databasePath, jw }) => {
       const workflowId = `smoke-${randomUUID()}`;
-      await client.workflow.execute('smokeWorkflow', { taskQueue, workflowId, args: [{ activities: 1, holdMs: 0 }] });
+      await suite.client.workflow.execute('smokeWorkflow', { taskQueue, workflowId, args: [{ activities: 1, holdMs: 0 }] });
       const events = await query<{ event_type: string }>(
         databasePath,
         'SELECT event_type FROM workflow_lifecycle_events WHERE workflow_id = ? ORDER BY id',
@@ -155,7 +140,7 @@ describe('jobctrl worker against a real Temporal dev server', () => {
 
   it('refuses a non-allowlisted activity on the local control lane', async () => {
     await withWorker(1, async ({ taskQueue, attempts }) => {
-      const failure = await client.workflow.execute('localMisuseWorkflow', { taskQueue, workflowId: `misuse-${randomUUID()}` });
+      const failure = await suite.client.workflow.execute('localMisuseWorkflow', { taskQueue, workflowId: `misuse-${randomUUID()}` });
       expect(failure).toMatchObject({ type: 'local_control_not_allowed', nonRetryable: true });
       expect(attempts.get('should-not-run-locally')).toBeUndefined();
     });
@@ -164,7 +149,7 @@ describe('jobctrl worker against a real Temporal dev server', () => {
   it('fails an activity that returns with an open transaction (activity_transaction_unfinished), rolls it back, keeps committed work', async () => {
     await withWorker(1, async ({ taskQueue, databasePath, attempts }) => {
       const marker = randomUUID();
-      const result = await client.workflow.execute('transactionProbeWorkflow', { taskQueue, workflowId: `tx-${marker}`, args: [marker] });
+      const result = await suite.client.workflow.execute('transactionProbeWorkflow', { taskQueue, workflowId: `tx-${marker}`, args: [marker] });
       expect(result.committed).toBe(`${marker}-committed`);
       expect(result.unfinished).toMatchObject({ type: 'activity_transaction_unfinished', nonRetryable: true });
       // Non-retryable: one attempt only, although the retry policy allows three.
@@ -187,7 +172,7 @@ describe('jobctrl worker against a real Temporal dev server', () => {
 
       // The activity's heartbeat timeout is 2 s; it heartbeats every 250 ms for 3 s while the
       // heartbeat write is blocked. It completes only if the event loop stayed free.
-      const beats = await client.workflow.execute('heartbeatProbeWorkflow', { taskQueue, workflowId: `hb-${randomUUID()}`, args: [3_000] });
+      const beats = await suite.client.workflow.execute('heartbeatProbeWorkflow', { taskQueue, workflowId: `hb-${randomUUID()}`, args: [3_000] });
       expect(beats).toBeGreaterThanOrEqual(8);
       const during = writer.status();
       expect(during.ok).toBe(0);
@@ -232,7 +217,7 @@ describe('jobctrl worker against a real Temporal dev server', () => {
         await until('the second worker to heartbeat', async () => ((await readModel()).workers.length === 2 ? true : undefined), 90_000).catch((err) => {
           throw new Error(`${(err as Error).message}\n--- second worker ---\n${other.log()}`);
         });
-        const handle = await client.workflow.start('smokeWorkflow', { taskQueue, workflowId: `smoke-${randomUUID()}`, args: [{ activities: 25, holdMs: 5_000 }] });
+        const handle = await suite.client.workflow.start('smokeWorkflow', { taskQueue, workflowId: `smoke-${randomUUID()}`, args: [{ activities: 25, holdMs: 5_000 }] });
         const busy = await until('25 active slots in the read model', async () => {
           const c = await readModel();
           return c.activeSlots === 25 ? c : undefined;

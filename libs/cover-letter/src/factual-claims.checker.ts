@@ -1,3 +1,5 @@
+import { nameTokens } from '@jobctrl/shared/profile';
+
 /**
  * Extractive factual check for generated cover letters: finds sentences in which the letter says
  * the candidate worked somewhere ("I worked at X", "I led the platform team at X", "I was a data
@@ -78,11 +80,6 @@ const ORG_MARKERS = new Set([
   'institute', 'agency', 'partners', 'consulting', 'holdings', 'studios', 'studio', 'foundation',
   'hospital', 'ventures', 'capital', 'networks', 'industries', 'media', 'insurance', 'ministry',
   'department', 'council', 'school', 'academy',
-]);
-
-const LEGAL_SUFFIXES = new Set([
-  'inc', 'incorporated', 'llc', 'llp', 'ltd', 'limited', 'plc', 'gmbh', 'ag', 'sa', 'sas', 'srl', 'bv',
-  'nv', 'oy', 'ab', 'pty', 'corp', 'corporation', 'co', 'company',
 ]);
 
 /** Capitalised words that start sentences or clauses, never organisation names on their own. */
@@ -260,21 +257,6 @@ function tokenize(text: string): Token[] {
 /** Lower-case word without possessive or trailing punctuation. */
 function bare(word: string): string {
   return word.toLowerCase().replace(/['’]s$/, '').replace(/[.,]+$/, '');
-}
-
-/** Comparable tokens of a name: accents, case, "the", possessives, punctuation, legal suffixes removed. */
-function nameTokens(name: string): string[] {
-  const tokens = name
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/['’]s\b/g, '')
-    .replace(/&/g, ' and ')
-    .split(/[^a-z0-9+#]+/)
-    .filter(Boolean);
-  if (tokens[0] === 'the') tokens.shift();
-  while (tokens.length > 1 && LEGAL_SUFFIXES.has(tokens[tokens.length - 1])) tokens.pop();
-  return tokens;
 }
 
 /** Equal, or one is a word-prefix of the other ("google" ~ "google cloud"). */

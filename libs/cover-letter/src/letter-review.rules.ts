@@ -1,6 +1,9 @@
 import {
+  containsRun,
   experienceSpanMonths,
   isOngoing,
+  nameTokens,
+  nameWords,
   profileMonth,
   stemWord,
   titleCoreWords,
@@ -179,30 +182,8 @@ function withoutProfileQuotes(text: string, profile: Profile): string {
   return result;
 }
 
-const LEGAL_SUFFIXES = new Set(['inc', 'llc', 'llp', 'ltd', 'limited', 'plc', 'gmbh', 'ag', 'sa', 'corp', 'corporation', 'co', 'company']);
-
-function tokens(text: string): string[] {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/['’]s\b/g, '')
-    .replace(/&/g, ' and ')
-    .split(/[^a-z0-9+#]+/)
-    .filter(Boolean);
-}
-
 function namesCompany(text: string, company: string): boolean {
-  const name = tokens(company);
-  if (name[0] === 'the' && name.length > 1) name.shift();
-  while (name.length > 1 && LEGAL_SUFFIXES.has(name[name.length - 1])) name.pop();
-  if (name.length === 0) return true;
-  const words = tokens(text);
-  outer: for (let i = 0; i + name.length <= words.length; i++) {
-    for (let k = 0; k < name.length; k++) if (words[i + k] !== name[k]) continue outer;
-    return true;
-  }
-  return false;
+  return containsRun(nameWords(text), nameTokens(company));
 }
 
 function missingRoleWords(text: string, title: string): string[] {

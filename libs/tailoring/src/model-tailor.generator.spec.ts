@@ -4,6 +4,7 @@ import { TAILORED_RESUME_SCHEMA, parseTailoredResumeAnswer, tailorResumeWithMode
 
 const profile = sampleProfile();
 const job = samplePosting();
+const [acme, globex] = profile.experience;
 
 /** A faithful rewrite of the sample profile, in the model's answer shape. */
 function faithfulAnswer(): Record<string, unknown> {
@@ -12,25 +13,14 @@ function faithfulAnswer(): Record<string, unknown> {
     skills: ['Terraform', 'k8s', 'Kafka', 'AWS', 'PostgreSQL', 'TypeScript'],
     experience: [
       {
-        employer: 'Globex',
-        title: 'Senior Backend Engineer',
-        start: '2021-03',
-        end: null,
-        location: 'Toronto, Canada',
+        ...globex,
         bullets: [
           'Introduced Terraform across all AWS infrastructure, replacing manual console changes.',
           'Led the migration of 40 services from a monolith to Kubernetes, cutting deploy time from 2 hours to 15 minutes.',
           'Designed a Kafka event sourcing pipeline processing 3 million payment events per day.',
         ],
       },
-      {
-        employer: 'Acme Corporation',
-        title: 'Software Engineer',
-        start: '2017-06',
-        end: '2021-02',
-        location: null,
-        bullets: ['Reduced AWS spend by $120k a year by rightsizing EC2 fleets.'],
-      },
+      { ...acme, location: null, bullets: ['Reduced AWS spend by $120k a year by rightsizing EC2 fleets.'] },
     ],
     education: [{ school: 'University of Waterloo', degree: 'BASc', field: 'Computer Engineering', start: null, end: null }],
   };

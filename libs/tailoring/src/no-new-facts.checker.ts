@@ -1,7 +1,9 @@
 import {
   SKILL_VOCABULARY,
+  containsRun,
   defaultSkillIndex,
   isOngoing,
+  nameTokens,
   profileMonth,
   stemWord,
   type Profile,
@@ -238,7 +240,6 @@ const ORG_MARKERS = new Set([
   'agency', 'partners', 'consulting', 'holdings', 'studios', 'foundation', 'hospital', 'ventures',
   'capital', 'industries', 'insurance', 'ministry', 'council', 'academy',
 ]);
-const LEGAL_SUFFIXES = new Set(['inc', 'llc', 'llp', 'ltd', 'limited', 'plc', 'gmbh', 'ag', 'corp', 'corporation', 'co', 'company']);
 
 function unknownOrganisations(summary: string, profile: Profile, targetCompany?: string): string[] {
   const corpus = profileTexts(profile).map(nameTokens);
@@ -291,26 +292,6 @@ function profileTexts(profile: Profile): string[] {
     ...profile.preferences.locations,
     profile.contact.location ?? '',
   ].filter((t) => t.trim() !== '');
-}
-
-function nameTokens(name: string): string[] {
-  const tokens = stripAccents(name.toLowerCase())
-    .replace(/['’]s\b/g, '')
-    .replace(/&/g, ' and ')
-    .split(/[^a-z0-9+#]+/)
-    .filter(Boolean);
-  if (tokens[0] === 'the') tokens.shift();
-  while (tokens.length > 1 && LEGAL_SUFFIXES.has(tokens[tokens.length - 1])) tokens.pop();
-  return tokens;
-}
-
-/** True when `run` occurs in `tokens` as consecutive tokens. */
-function containsRun(tokens: string[], run: string[]): boolean {
-  outer: for (let i = 0; i + run.length <= tokens.length; i++) {
-    for (let k = 0; k < run.length; k++) if (tokens[i + k] !== run[k]) continue outer;
-    return true;
-  }
-  return false;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import type { ProfileEducation } from '@jobctrl/shared/profile';
+import type { ProfileEducation, ProfileExperience } from '@jobctrl/shared/profile';
 
 /**
  * A resume tailored to one posting. Whatever produced it (extractive selection or a model rewrite),
@@ -12,15 +12,11 @@ export interface TailoringJob {
   requirements?: string[];
 }
 
-export interface TailoredExperience {
-  employer: string;
-  title: string;
-  start: string;
-  /** null (or absent) = current role, as in the profile. */
-  end?: string | null;
-  location?: string;
-  bullets: string[];
-}
+/**
+ * A resume entry: the profile entry's fields (`end` null or absent = current role, as in the
+ * profile), listed so that a field added to the profile does not reach resumes unasked.
+ */
+export type TailoredExperience = Pick<ProfileExperience, 'employer' | 'title' | 'start' | 'end' | 'location' | 'bullets'>;
 
 /** Where a resume bullet came from: `profile.experience[experienceIndex].bullets[bulletIndex]`. */
 export interface BulletSource {

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as sqlite3 from 'sqlite3';
+import { sampleProfile } from '@jobctrl/shared/profile';
 
 // The board simulator is a test fixture server (plain JS).
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -102,6 +103,7 @@ describe('npm start', () => {
         worker_heartbeat_stale_seconds: 5,
         host_min_spacing_ms: 0,
         host_max_in_flight: 4,
+        tailor_score_threshold: 50,
       }),
     );
   });
@@ -151,17 +153,23 @@ describe('npm start', () => {
     expect(done.result).toMatchObject({ completed: 6, maxObservedActive: 2, workers: [health.worker.newest.workerId] });
     expect(done.lifecycle).toEqual([expect.objectContaining({ workflowId, status: 'completed', workflowType: 'smokeWorkflow' })]);
 
-    // A discovery run through the API against the board simulator: sources, run, progress, jobs.
+    // The profile the preparation stages work from (its update starts a batch; there are no jobs yet).
+    const put = await api('/v1/profile', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sampleProfile()) });
+    expect(put.status).toBe(200);
+    expect(await put.json()).toMatchObject({ revision: 1, batch: { workflowId: expect.stringMatching(/^pipeline-/) } });
+
+    // A full run through the API against the board simulator: sources, discover → score → tailor →
+    // cover, progress, jobs with their artifacts.
     const sim = await startBoardSimulator({ seed: 3, jobsPerBoard: 8, families: [{ kind: 'greenhouse', token: 'acme' }, { kind: 'lever', token: 'globex' }] });
     try {
       for (const [kind, key, token] of [['greenhouse', 'board_token', 'acme'], ['lever', 'site', 'globex']]) {
         const created = await api('/v1/sources', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind, name: token, config: { [key]: token, base_url: sim.url } }) });
         expect(created.status).toBe(201);
       }
-      const startedRun = await api('/v1/pipeline/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stages: ['discover', 'score'] }) });
+      const startedRun = await api('/v1/pipeline/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stages: ['discover', 'score', 'tailor', 'cover'] }) });
       expect(startedRun.status).toBe(202);
       const { runId, workflowId: runWorkflowId } = (await startedRun.json()) as { runId: string; workflowId: string };
-      expect(runWorkflowId).toBe(`discover-${runId}`);
+      expect(runWorkflowId).toBe(`pipeline-${runId}`);
       const seen: number[] = [];
       const finished = await waitFor(
         'the discovery run',
@@ -182,6 +190,12 @@ describe('npm start', () => {
       expect(detail).toMatchObject({ jobKey: list.items[0].jobKey, idempotencyKey: list.items[0].idempotencyKey, title: expect.any(String), company: expect.any(String), url: expect.any(String) });
       expect(detail).toHaveProperty('stage');
       expect(detail).toHaveProperty('score');
+      const jobs = (await (await api(`/v1/jobs?runId=${runId}&limit=100`)).json()) as { items: Array<{ stage: string; score: number | null; coverReview: { accepted: boolean } | null }> };
+      expect(jobs.items.every((j) => j.score !== null && (j.stage === 'scored' || j.stage === 'prepared'))).toBe(true);
+      const prepared = jobs.items.filter((j) => j.stage === 'prepared');
+      expect(prepared.length).toBeGreaterThan(0);
+      expect(prepared.every((j) => j.coverReview?.accepted === true)).toBe(true);
+      expect(await (await api('/v1/spend')).json()).toMatchObject({ provider: 'extractive', spentUsd: 0, calls: 0 });
     } finally {
       await sim.stop();
     }

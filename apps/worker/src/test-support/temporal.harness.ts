@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { ChildProcess, spawn } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, WorkerOptions } from '@temporalio/worker';
+import { workflowsEntry } from '../create-worker';
 
 /** The dev server of this test run (started by the jest globalSetup or by `npm test`). */
 export function testTemporalAddress(): string {
@@ -58,4 +59,28 @@ export function spawnWorkerApp(configPath: string, temporalAddress: string): Wor
       await new Promise((r) => child.once('exit', r));
     },
   };
+}
+
+export interface SuiteTemporal {
+  bundle: WorkerOptions['workflowBundle'];
+  connection: NativeConnection;
+  client: Client;
+}
+
+/**
+ * One workflow bundle and one pair of connections per test file (bundling per Worker would cost
+ * seconds each): registers the suite's beforeAll/afterAll and returns the object they fill in.
+ */
+export function useSuiteTemporal(workflowsPath?: string): SuiteTemporal {
+  const suite = {} as SuiteTemporal;
+  let connections: TestConnections | undefined;
+  beforeAll(async () => {
+    const entry = workflowsEntry();
+    suite.bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath ?? entry.workflowsPath, webpackConfigHook: entry.webpackConfigHook as never });
+    connections = await openTestConnections(testTemporalAddress());
+    suite.connection = connections.connection;
+    suite.client = connections.client;
+  });
+  afterAll(() => connections?.close());
+  return suite;
 }

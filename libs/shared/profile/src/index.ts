@@ -28,3 +28,4 @@ export {
 export { sampleProfile, samplePosting } from './testing/profile.fixture';
 export { scriptedLlmClient, type ScriptedAnswer, type ScriptedLlmClient } from './testing/scripted-llm.fake';
 export * from './profile.repository';
+export { LEGAL_SUFFIXES, containsRun, nameTokens, nameWords } from './organisation-name.rules';
