@@ -7,13 +7,13 @@ import { JobPreparationInput, JobPreparationResult, PREPARATION_WORKFLOW_TYPE, p
  * The deterministic id plus USE_EXISTING makes every caller (per-job handoff, fan-outs, recovery)
  * converge on exactly one execution per job; a start that races another is a no-op.
  */
-export async function startPreparation(job: { jobKey: string; idempotencyKey: string }): Promise<void> {
+export async function startPreparation(job: { jobKey: string; idempotencyKey: string }, mode: 'score' | 'full' = 'score'): Promise<void> {
   const ctx = Context.current();
-  await startPreparationWith(ctx.client, ctx.info.taskQueue, job);
+  await startPreparationWith(ctx.client, ctx.info.taskQueue, job, mode);
 }
 
-export async function startPreparationWith(client: Client, taskQueue: string, job: { jobKey: string; idempotencyKey: string }): Promise<void> {
-  const input: JobPreparationInput = { jobKey: job.jobKey, idempotencyKey: job.idempotencyKey, mode: 'score' };
+export async function startPreparationWith(client: Client, taskQueue: string, job: { jobKey: string; idempotencyKey: string }, mode: 'score' | 'full' = 'score'): Promise<void> {
+  const input: JobPreparationInput = { jobKey: job.jobKey, idempotencyKey: job.idempotencyKey, mode };
   try {
     await client.workflow.start(PREPARATION_WORKFLOW_TYPE, {
       taskQueue,
@@ -21,8 +21,9 @@ export async function startPreparationWith(client: Client, taskQueue: string, jo
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
       // USE_EXISTING only covers a running execution; once it closed, a late handoff or fan-out must
-      // not start a second one. Only a failed preparation may be started again (by recovery).
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      // not start a second one. Only a failed preparation may be started again (by recovery) — and a
+      // straggler carried on in full mode, whose score-only execution closed at pending_tailor.
+      workflowIdReusePolicy: mode === 'full' ? 'ALLOW_DUPLICATE' : 'ALLOW_DUPLICATE_FAILED_ONLY',
     });
   } catch (err) {
     // A completed execution with this id: the job was already prepared (the reuse policy refuses it).

@@ -193,4 +193,23 @@ describe('Preparation against the board simulator', () => {
       await s.cleanup();
     }
   }, 180_000);
+
+  it("the next discovery run's straggler sweep carries scored-but-not-tailored jobs on to a cover letter", async () => {
+    const s = await setup({ jobsPerBoard: 3 });
+    try {
+      await s.jw.worker.runUntil(async () => {
+        await (await startPipeline(s.uow, s.taskQueue, ['discover', 'score'])).handle.result();
+        const waiting = (await allJobs(s.jobs)).filter((j) => j.stage === 'pending_tailor');
+        expect(waiting.length).toBeGreaterThan(0);
+        const runId = randomUUID();
+        await suite.client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: `discover-${runId}`, args: [{ runId }] });
+        await until('the stragglers to be prepared', async () => {
+          const stages = await Promise.all(waiting.map(async (j) => (await s.jobs.get(j.jobKey))?.stage));
+          return stages.every((stage) => stage === 'prepared');
+        });
+      });
+    } finally {
+      await s.cleanup();
+    }
+  }, 180_000);
 });

@@ -20,7 +20,8 @@ export interface DiscoveryActivityDeps {
   /** pipeline_internal_concurrency as configured now; a run snapshots it into its plan. */
   internalConcurrency: () => number;
   /** Starts prep-{idempotency_key} with USE_EXISTING (composed by the worker app). */
-  startPreparation: (job: { jobKey: string; idempotencyKey: string }) => Promise<void>;
+  /** mode full carries a scored-but-not-tailored straggler on (a new execution under the same id). */
+  startPreparation: (job: { jobKey: string; idempotencyKey: string }, mode?: 'score' | 'full') => Promise<void>;
 }
 
 /** Observations are committed in batches: the live enrichment consumer sees jobs while a family still crawls. */
@@ -95,7 +96,9 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
       const pending = await deps.jobs.selectPendingPreparation({ runId, includePendingTailor });
       for (const job of pending) {
         Context.current().heartbeat();
-        await deps.startPreparation(job);
+        // Only the one-time straggler sweep selects pending_tailor: pre-existing scored jobs whose
+        // tailoring never ran. Fresh jobs are always started score-only (never double-fanned).
+        await deps.startPreparation(job, job.stage === 'pending_tailor' ? 'full' : 'score');
       }
       return { started: pending.length };
     },

@@ -140,15 +140,15 @@ export class JobRepository {
   }
 
   /** Jobs of a run (or, for the straggler sweep, anywhere) that wait for a preparation workflow. */
-  async selectPendingPreparation(opts: { runId?: string; includePendingTailor: boolean }): Promise<Array<{ jobKey: string; idempotencyKey: string }>> {
+  async selectPendingPreparation(opts: { runId?: string; includePendingTailor: boolean }): Promise<Array<{ jobKey: string; idempotencyKey: string; stage: JobStage }>> {
     const stages = opts.includePendingTailor ? ['pending_score', 'pending_tailor'] : ['pending_score'];
     const marks = stages.map(() => '?').join(', ');
-    const rows: Array<{ job_key: string; idempotency_key: string }> = await this.uow.run(({ manager }) =>
+    const rows: Array<{ job_key: string; idempotency_key: string; stage: JobStage }> = await this.uow.run(({ manager }) =>
       opts.runId
-        ? manager.query(`SELECT j.job_key, j.idempotency_key FROM discovery_run_jobs r JOIN jobs j ON j.job_key = r.job_key WHERE r.run_id = ? AND j.stage IN (${marks}) ORDER BY j.job_key`, [opts.runId, ...stages])
-        : manager.query(`SELECT job_key, idempotency_key FROM jobs WHERE stage IN (${marks}) ORDER BY job_key`, stages),
+        ? manager.query(`SELECT j.job_key, j.idempotency_key, j.stage FROM discovery_run_jobs r JOIN jobs j ON j.job_key = r.job_key WHERE r.run_id = ? AND j.stage IN (${marks}) ORDER BY j.job_key`, [opts.runId, ...stages])
+        : manager.query(`SELECT job_key, idempotency_key, stage FROM jobs WHERE stage IN (${marks}) ORDER BY job_key`, stages),
     );
-    return rows.map((r) => ({ jobKey: r.job_key, idempotencyKey: r.idempotency_key }));
+    return rows.map((r) => ({ jobKey: r.job_key, idempotencyKey: r.idempotency_key, stage: r.stage }));
   }
 
 
