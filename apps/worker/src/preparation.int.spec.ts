@@ -1,15 +1,16 @@
 import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import * as path from 'node:path';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
 import type { JobPipelineInput, JobPipelineResult, PipelineStage } from '@jobctrl/pipeline/contracts';
-import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId } from '@jobctrl/pipeline/contracts';
+import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId, PREP_STAGED_PATCH, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRecord, JobRepository, PipelineRunRepository, PreparationRepository } from '@jobctrl/shared/jobs';
 import { SpendLedgerRepository, startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm';
 import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import type { PreparationSettings } from './activities';
-import { createJobctrlWorker } from './create-worker';
+import { createJobctrlWorker, workflowsEntry } from './create-worker';
 import { PreparationRecovery, RECOVERY_WORKFLOW_ID } from './preparation-recovery';
 import { setupBoardWorld } from './test-support/board-world.fixture';
 import { useSuiteTemporal } from './test-support/temporal.harness';
@@ -25,7 +26,7 @@ interface Live {
   recoveryIdleMs: number;
 }
 
-async function setup(opts: { jobsPerBoard: number; llm?: PreparationSettings['llm']; live?: Partial<Live>; slots?: number }) {
+async function setup(opts: { jobsPerBoard: number; llm?: PreparationSettings['llm']; live?: Partial<Live>; slots?: number; workflowBundle?: WorkerOptions['workflowBundle'] }) {
   const world = await setupBoardWorld(opts.jobsPerBoard, { families: [{ kind: 'greenhouse', token: 'acme' }, { kind: 'lever', token: 'globex' }] });
   const live: Live = { dailySpendCeilingUsd: 5, tailorScoreThreshold: 50, recoveryIdleMs: 3600_000, ...opts.live };
   await new ProfileRepository(world.uow).put(sampleProfile());
@@ -35,7 +36,7 @@ async function setup(opts: { jobsPerBoard: number; llm?: PreparationSettings['ll
     taskQueue: world.taskQueue,
     capacity: workerCapacity(opts.slots ?? 4),
     uow: world.uow,
-    workflowBundle: suite.bundle,
+    workflowBundle: opts.workflowBundle ?? suite.bundle,
     pipeline: {
       internalConcurrency: 4,
       hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 },
@@ -211,5 +212,46 @@ describe('Preparation against the board simulator', () => {
     } finally {
       await s.cleanup();
     }
+  }, 180_000);
+
+  it('replays a score-only history recorded before the staged-preparation marker, and one recorded with it', async () => {
+    const v0 = await bundleWorkflowCode({
+      workflowsPath: path.join(__dirname, 'test-support', 'prep-v0.workflows.ts'),
+      webpackConfigHook: workflowsEntry().webpackConfigHook as never,
+    });
+    const prepare = async (bundle: WorkerOptions['workflowBundle']) => {
+      const s = await setup({ jobsPerBoard: 1, workflowBundle: bundle });
+      try {
+        await s.jobs.recordObservations('r1', 'test', [
+          {
+            jobKey: 'j1', idempotencyKey: `v1-${s.taskQueue}`, contentKey: null, canonicalUrl: null, sourceId: 'src', sourceKind: 'greenhouse', externalId: '1',
+            title: 'Backend Engineer', company: 'Globex', location: null, remote: true, url: 'https://jobs.test/1', applyUrl: null,
+            descriptionHtml: null, descriptionText: 'TypeScript, Kafka and PostgreSQL.', postedAt: null, salaryText: null, employmentType: null, tags: [],
+          },
+        ]);
+        await s.jobs.recordEnrichment('j1', { status: 'enriched' });
+        const workflowId = prepWorkflowId(`v1-${s.taskQueue}`);
+        await s.jw.worker.runUntil(
+          suite.client.workflow.execute(PREPARATION_WORKFLOW_TYPE, { taskQueue: s.taskQueue, workflowId, args: [{ jobKey: 'j1', idempotencyKey: `v1-${s.taskQueue}`, mode: 'full' }] }),
+        );
+        return await suite.client.workflow.getHandle(workflowId).fetchHistory();
+      } finally {
+        await s.cleanup();
+      }
+    };
+    const patches = (h: Awaited<ReturnType<typeof prepare>>) =>
+      (h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').map((e) => {
+        const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+        return (JSON.parse(Buffer.from(data as Uint8Array).toString('utf8')) as { id: string }).id;
+      });
+
+    const oldHistory = await prepare(v0);
+    expect(patches(oldHistory)).toEqual([]);
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, oldHistory);
+
+    const history = await prepare(suite.bundle);
+    expect(patches(history)).toEqual([PREP_STAGED_PATCH]);
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);
+    await expect(Worker.runReplayHistory({ workflowBundle: v0 }, history)).rejects.toThrow();
   }, 180_000);
 });

@@ -9,6 +9,12 @@ export function prepWorkflowId(idempotencyKey: string): string {
   return `prep-${idempotencyKey}`;
 }
 
+/**
+ * Marks histories of the staged preparation (spend preflight, score → tailor → cover). Histories
+ * recorded before it (SCORE_JOB alone) replay on their old path.
+ */
+export const PREP_STAGED_PATCH = 'prep-staged-preparation-v1';
+
 export type PreparationStage = 'score' | 'tailor' | 'cover';
 export const PREPARATION_STAGES: readonly PreparationStage[] = ['score', 'tailor', 'cover'];
 

@@ -1,5 +1,5 @@
 // The worker's single workflowsPath: every workflow is exported from here.
 export { discoverWorkflow, runDiscovery } from './discover.workflow';
-export { jobPreparationWorkflow } from './job-preparation.workflow';
+export { jobPreparationWorkflow, runPreparation } from './job-preparation.workflow';
 export { smokeWorkflow } from './smoke.workflow';
 export { jobPipelineWorkflow } from './job-pipeline.workflow';

@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type {
   CoverLetterActivities,
   JobPreparationInput,
@@ -7,7 +7,7 @@ import type {
   ScoringActivities,
   TailoringActivities,
 } from '@jobctrl/pipeline/contracts';
-import { COVER_LETTER_MAX_ATTEMPTS, retryPolicy } from '@jobctrl/pipeline/contracts';
+import { COVER_LETTER_MAX_ATTEMPTS, PREP_STAGED_PATCH, retryPolicy } from '@jobctrl/pipeline/contracts';
 import { listenForBudgetChanges, spendful } from './spend.helpers';
 
 // Retry policies from the error taxonomy (docs/retry-policies.md): provider rate limits and outages
@@ -43,6 +43,19 @@ const reviewer = proxyActivities<Pick<CoverLetterActivities, 'reviewCoverLetter'
  * to COVER_LETTER_MAX_ATTEMPTS drafts.
  */
 export async function jobPreparationWorkflow(input: JobPreparationInput): Promise<JobPreparationResult> {
+  return runPreparation(input, () => patched(PREP_STAGED_PATCH));
+}
+
+/**
+ * The workflow body. `staged` is the patch marker in production; the replay test passes the
+ * pre-marker behaviour to record an old (score-only) history.
+ */
+export async function runPreparation(input: JobPreparationInput, staged: () => boolean): Promise<JobPreparationResult> {
+  if (!staged()) {
+    // As scheduled before staged preparation: SCORE_JOB alone, no spend preflight.
+    const scoredOnly = await scoring.scoreJob({ jobKey: input.jobKey });
+    return { jobKey: input.jobKey, stage: scoredOnly.stage ?? 'scored', score: scoredOnly.score };
+  }
   const stages: PreparationStage[] = input.stages ?? (input.mode === 'full' ? ['score', 'tailor', 'cover'] : ['score']);
   const recheck = input.spendRecheckSeconds ?? 60;
   const { jobKey } = input;
