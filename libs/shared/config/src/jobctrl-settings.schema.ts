@@ -130,8 +130,12 @@ export class LlmSettings {
   @IsIn(LLM_PROVIDERS as unknown as string[], { message: RULE.provider })
   provider: LlmProvider = 'extractive';
 
-  @IsOptional()
-  @NonEmptyString()
+  /** Required by the network providers; the extractive provider has no model. */
+  @ValidateIf((o: LlmSettings, value: unknown) => (value !== undefined && value !== null) || o.provider === 'openai' || o.provider === 'anthropic')
+  @ValidateBy(
+    { name: 'isNonEmptyString', validator: { validate: isNonEmptyString } },
+    { message: (args: ValidationArguments) => (args.value === undefined || args.value === null ? `is required when llm.provider is ${String((args.object as LlmSettings).provider)}` : RULE.nonEmptyString) },
+  )
   model?: string = undefined;
 
   // require_tld off: local model servers live at http://localhost:11434 or http://ollama:8080.

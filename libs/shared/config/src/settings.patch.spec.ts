@@ -53,7 +53,7 @@ describe('patchSettings', () => {
   });
 
   it('lists restart keys in schema order for the union of worker and API keys', async () => {
-    const result = await patchSettings(path, { api_port: 4000, daily_spend_ceiling_usd: 1, app_dir: 'x', llm: { provider: 'openai' } });
+    const result = await patchSettings(path, { api_port: 4000, daily_spend_ceiling_usd: 1, app_dir: 'x', llm: { provider: 'openai', model: 'gpt-4o-mini' } });
     expect(result.changedKeys).toEqual(['app_dir', 'daily_spend_ceiling_usd', 'llm', 'api_port']);
     expect(result.restartRequired).toEqual(['app_dir', 'llm', 'api_port']);
   });

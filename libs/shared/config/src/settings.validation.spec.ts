@@ -150,8 +150,13 @@ describe('validateSettings', () => {
     expect(issuesOf({ worker_slots: 4 })).toEqual([{ key: 'worker_slots', value: 4, rule: 'is not a known setting' }]);
   });
 
+  it('requires llm.model for a network provider', () => {
+    expect(issuesOf({ llm: { provider: 'openai' } })).toEqual([{ key: 'llm.model', value: undefined, rule: 'is required when llm.provider is openai' }]);
+    expect(validateSettings({ llm: { provider: 'anthropic', model: 'claude-sonnet' } }, 'config.json').llm.model).toBe('claude-sonnet');
+  });
+
   it('rejects an unknown key inside llm as llm.<key>', () => {
-    expect(issuesOf({ llm: { provider: 'openai', foo: 1 } })).toEqual([
+    expect(issuesOf({ llm: { provider: 'openai', model: 'gpt-4o-mini', foo: 1 } })).toEqual([
       { key: 'llm.foo', value: 1, rule: 'is not a known setting' },
     ]);
   });
