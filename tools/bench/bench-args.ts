@@ -68,25 +68,47 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     },
   });
   if (values.help) return 'help';
-  const int = (name: string, raw: string | undefined, min: number, max: number): number => {
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer in ${min}..${max}, got ${JSON.stringify(raw)}`);
-    return n;
-  };
   const order = values.order;
   if (order !== 'streaming-first' && order !== 'batch-first') throw new UsageError(`--order must be streaming-first or batch-first, got ${JSON.stringify(order)}`);
   const baseline = values.baseline;
   if (baseline !== 'auto' && baseline !== 'direct' && baseline !== 'workflow') throw new UsageError(`--baseline must be auto, direct or workflow, got ${JSON.stringify(baseline)}`);
   return {
-    families: int('families', values.families, 1, 4),
-    jobs: int('jobs', values.jobs, 1, 1000),
-    latencyMs: int('latency-ms', values['latency-ms'], 0, 10_000),
-    slots: int('slots', values.slots, 1, 64),
-    seed: int('seed', values.seed, 0, 2 ** 31 - 1),
-    timeoutS: int('timeout-s', values['timeout-s'], 1, 3600),
-    repeat: int('repeat', values.repeat, 1, 20),
+    families: intFlag('families', values.families, 1, 4),
+    jobs: intFlag('jobs', values.jobs, 1, 1000),
+    latencyMs: intFlag('latency-ms', values['latency-ms'], 0, 10_000),
+    slots: intFlag('slots', values.slots, 1, 64),
+    seed: intFlag('seed', values.seed, 0, 2 ** 31 - 1),
+    timeoutS: intFlag('timeout-s', values['timeout-s'], 1, 3600),
+    repeat: intFlag('repeat', values.repeat, 1, 20),
     order: order === 'streaming-first' ? ['streaming', 'batch'] : ['batch', 'streaming'],
     baseline,
     keepDbs: values['keep-dbs'] ?? false,
   };
+}
+
+/** An integer flag value in min..max, or a UsageError naming the flag. */
+export function intFlag(name: string, raw: string | undefined, min: number, max: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer in ${min}..${max}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/**
+ * For a bench's entry file: its parsed flags, or exit — 0 after printing the usage for --help, 64
+ * (EX_USAGE) with the message and the usage for a bad flag (a UsageError or a node:util parseArgs error).
+ */
+export function parseOrExit<T>(parse: () => T | 'help', usage: string): T {
+  try {
+    const parsed = parse();
+    if (parsed === 'help') {
+      process.stdout.write(`${usage}\n`);
+      process.exit(0);
+    }
+    return parsed;
+  } catch (err) {
+    const known = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    if (!known) throw err;
+    process.stderr.write(`${(err as Error).message}\n\n${usage}\n`);
+    process.exit(64); // EX_USAGE
+  }
 }

@@ -2,18 +2,18 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Client, Connection, WorkflowHandle } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, WorkerOptions } from '@temporalio/worker';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, WorkerOptions } from '@temporalio/worker';
 import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
 import { ACTIVITY_DETAIL_ALLOWLIST, DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, READABLE_WORKFLOW_ID } from '@jobctrl/pipeline/contracts';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRepository } from '@jobctrl/shared/jobs';
 import { ActivityGauge, CpuTaskPool, createWorkerExecutors, workerCapacity } from '@jobctrl/shared/temporal';
-import { ensureTemporalCli, startDevServer } from '@jobctrl/tools/temporal';
 import { buildActivities } from '../../apps/worker/src/activities';
 import { createJobctrlWorker, JobctrlWorker, newWorkerIdentity, workflowsEntry } from '../../apps/worker/src/create-worker';
 import type { BaselineMode, BenchOptions, PhaseName } from './bench-args';
+import { isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal, stopNamed } from './bench-support';
 import type { BatchDiscoverInput, BatchDiscoverResult, BenchActivities } from './batch-discover.workflow';
 
 // The simulator is a plain CommonJS fixture server, typed by board-simulator.d.ts.
@@ -33,45 +33,6 @@ const POLL_MS = 100;
 const PROGRESS_EVERY_MS = 2000;
 /** After the workflow is done, this long without a new score means nothing will score any more. */
 const STALL_MS = 60_000;
-
-const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const secs = (ms: number) => `${(ms / 1000).toFixed(2)}s`;
-
-// ---------------------------------------------------------------------------------------------------
-// Everything the bench starts registers how to stop it; stopAll() runs those in reverse order, once,
-// on success, on error and on SIGINT/SIGTERM.
-// ---------------------------------------------------------------------------------------------------
-
-const stack: Array<{ name: string; stop: () => Promise<unknown> }> = [];
-let stopping: Promise<void> | undefined;
-/** Set by SIGINT/SIGTERM: the measurement loop gives up and every stop gets a shorter deadline. */
-let interrupted = false;
-
-function onStop(name: string, stop: () => Promise<unknown>): void {
-  stack.push({ name, stop });
-}
-
-function stopAll(): Promise<void> {
-  stopping ??= (async () => {
-    while (stack.length > 0) {
-      const { name, stop } = stack.pop() as (typeof stack)[number];
-      // On a signal the dev server is already stopping (dev-server.js), so a worker cannot drain anyway.
-      const limitMs = interrupted ? 5_000 : 20_000;
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([stop(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${limitMs / 1000} s`)), limitMs)))]);
-      } catch (err) {
-        log(`stopping ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
-      } finally {
-        clearTimeout(timer);
-      }
-    }
-  })();
-  return stopping;
-}
-
-// ---------------------------------------------------------------------------------------------------
 
 interface Shared {
   options: BenchOptions;
@@ -211,7 +172,7 @@ async function measure(
   let lastProgress = t0;
   let lastScored = { n: -1, at: t0 };
   for (;;) {
-    if (interrupted) throw new Error(`${label}: interrupted`);
+    if (isInterrupted()) throw new Error(`${label}: interrupted`);
     const c = await counts(db.uow);
     if (c.scored !== lastScored.n) lastScored = { n: c.scored, at: Date.now() };
     if (!seenFirst && c.firstScoredAt !== null) {
@@ -445,14 +406,6 @@ function requestCounts(shared: Shared): PhaseResult['requests'] {
   return counts;
 }
 
-/** Stops one started thing now (a phase's worker, a repetition's simulator) instead of at the end. */
-async function stopNamed(name: string): Promise<void> {
-  const at = stack.map((e) => e.name).lastIndexOf(name);
-  if (at < 0) return;
-  const [entry] = stack.splice(at, 1);
-  await entry.stop();
-}
-
 function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as { cause?: unknown }).cause;
@@ -470,20 +423,10 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
       `UV_THREADPOOL_SIZE ${process.env['UV_THREADPOOL_SIZE']}, ${os.cpus().length} CPUs, load ${loadStart.toFixed(2)}`,
   );
   if (loadStart > os.cpus().length) log(`warning: the 1-minute load average (${loadStart.toFixed(2)}) exceeds the CPU count; timings will be noisy`);
-  // Native (core) logs are forwarded to this logger, which writes to stderr: stdout stays for the result.
-  Runtime.install({
-    logger: new DefaultLogger('WARN'),
-    shutdownSignals: [],
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
-  });
-
   const baseline = resolveBaseline(options.baseline);
   log(`batch baseline: ${baseline === 'direct' ? 'direct activity calls in MockActivityEnvironment' : 'batch-discover.workflow.ts on a worker'}`);
 
-  const cli = await ensureTemporalCli();
-  const server = await startDevServer({ cliPath: cli });
-  onStop('Temporal dev server', () => server.stop());
-  log(`Temporal dev server ${server.version} at ${server.address} (log ${server.logFile})`);
+  const { server, connection, client } = await startTemporal();
 
   // One simulator per repetition, shared by both orderings. A repetition cannot reuse the previous
   // one: job identity includes the URL, so the same postings would map to the same prep-{key} workflow
@@ -505,12 +448,6 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
   // to share company, title and location, so the stored count can be a little lower still.
   const notReposts = manifest.jobs.filter((j) => j.repostOf === null).length;
   log(`board simulator at ${sim.url}: ${manifest.jobs.length} postings, ${notReposts} of them not reposts`);
-
-  const connection = await NativeConnection.connect({ address: server.address });
-  onStop('worker connection', () => connection.close());
-  const clientConnection = await Connection.connect({ address: server.address });
-  onStop('client connection', () => clientConnection.close());
-  const client = new Client({ connection: clientConnection, namespace: 'default' });
 
   // Bundled once, before any clock starts.
   const bundleStart = Date.now();
@@ -626,36 +563,5 @@ function median(values: number[]): number {
 
 /** The command: runs the bench, stops everything it started (also on error and SIGINT/SIGTERM), prints the JSON last. */
 export function runBenchCommand(options: BenchOptions): void {
-  // `on`, not `once`: tools/temporal/dev-server.js leaves the process to other SIGINT/SIGTERM listeners
-  // only while one is registered; it would otherwise re-raise the signal before this cleanup is done.
-  // A second signal exits at once (the dev server still gets its SIGTERM from dev-server.js on exit).
-  const onSignal = (signal: NodeJS.Signals) => {
-    const code = signal === 'SIGINT' ? 130 : 143;
-    if (interrupted) process.exit(code);
-    interrupted = true;
-    log(`${signal}: stopping everything the bench started (again to exit at once)`);
-    void stopAll().finally(() => process.exit(code));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
-  runBench(options).then(
-    async (result) => {
-      await stopAll();
-      process.stdout.write(`${JSON.stringify(result)}\n`);
-      exitSoon(0);
-    },
-    async (err: unknown) => {
-      if (interrupted) return; // the signal handler stops everything and exits
-      log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      await stopAll();
-      exitSoon(1);
-    },
-  );
-}
-
-/** Lets stdout drain, then exits even if a native handle would keep the loop alive. */
-function exitSoon(code: number): void {
-  process.exitCode = code;
-  setTimeout(() => process.exit(code), 2000).unref();
+  runCommand(() => runBench(options));
 }

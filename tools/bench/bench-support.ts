@@ -1,0 +1,128 @@
+// What every bench of this folder shares: stderr logging, the stack of things to stop, one in-memory
+// Temporal dev server with a worker and a client connection, and the command wrapper (signals,
+// cleanup, the JSON result as the last stdout line, exit codes).
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime } from '@temporalio/worker';
+import { ensureTemporalCli, startDevServer, type DevServer } from '@jobctrl/tools/temporal';
+
+export const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export const secs = (ms: number) => `${(ms / 1000).toFixed(2)}s`;
+
+// ---------------------------------------------------------------------------------------------------
+// Everything a bench starts registers how to stop it; stopAll() runs those in reverse order, once,
+// on success, on error and on SIGINT/SIGTERM.
+// ---------------------------------------------------------------------------------------------------
+
+const stack: Array<{ name: string; stop: () => Promise<unknown> }> = [];
+let stopping: Promise<void> | undefined;
+/** Set by SIGINT/SIGTERM: measurement loops give up and every stop gets a shorter deadline. */
+let interrupted = false;
+
+export function isInterrupted(): boolean {
+  return interrupted;
+}
+
+export function onStop(name: string, stop: () => Promise<unknown>): void {
+  stack.push({ name, stop });
+}
+
+export function stopAll(): Promise<void> {
+  stopping ??= (async () => {
+    while (stack.length > 0) {
+      const { name, stop } = stack.pop() as (typeof stack)[number];
+      // On a signal the dev server is already stopping (dev-server.js), so a worker cannot drain anyway.
+      const limitMs = interrupted ? 5_000 : 20_000;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([stop(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${limitMs / 1000} s`)), limitMs)))]);
+      } catch (err) {
+        log(`stopping ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  })();
+  return stopping;
+}
+
+/** Stops one started thing now (a phase's worker, a repetition's simulator) instead of at the end. */
+export async function stopNamed(name: string): Promise<void> {
+  const at = stack.map((e) => e.name).lastIndexOf(name);
+  if (at < 0) return;
+  const [entry] = stack.splice(at, 1);
+  await entry.stop();
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+export interface BenchTemporal {
+  server: DevServer;
+  /** For workers. */
+  connection: NativeConnection;
+  client: Client;
+}
+
+/**
+ * Installs the Temporal runtime with core logs at WARN on stderr (stdout stays for the result),
+ * starts an in-memory dev server (tools/temporal/dev-server.js, installing the CLI if needed) and
+ * opens a worker and a client connection to it; all registered with onStop.
+ */
+export async function startTemporal(): Promise<BenchTemporal> {
+  Runtime.install({
+    logger: new DefaultLogger('WARN'),
+    shutdownSignals: [],
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+  });
+  const cli = await ensureTemporalCli();
+  const server = await startDevServer({ cliPath: cli });
+  onStop('Temporal dev server', () => server.stop());
+  log(`Temporal dev server ${server.version} at ${server.address} (log ${server.logFile})`);
+
+  const connection = await NativeConnection.connect({ address: server.address });
+  onStop('worker connection', () => connection.close());
+  const clientConnection = await Connection.connect({ address: server.address });
+  onStop('client connection', () => clientConnection.close());
+  return { server, connection, client: new Client({ connection: clientConnection, namespace: 'default' }) };
+}
+
+/**
+ * The command around a bench: runs it, stops everything it started (also on error and
+ * SIGINT/SIGTERM), prints the JSON result as the last stdout line. Exit status: 0 done, 1 failed
+ * (the reason on stderr, no JSON), 130/143 on SIGINT/SIGTERM.
+ */
+export function runCommand(bench: () => Promise<Record<string, unknown>>): void {
+  // `on`, not `once`: tools/temporal/dev-server.js leaves the process to other SIGINT/SIGTERM listeners
+  // only while one is registered; it would otherwise re-raise the signal before this cleanup is done.
+  // A second signal exits at once (the dev server still gets its SIGTERM from dev-server.js on exit).
+  const onSignal = (signal: NodeJS.Signals) => {
+    const code = signal === 'SIGINT' ? 130 : 143;
+    if (interrupted) process.exit(code);
+    interrupted = true;
+    log(`${signal}: stopping everything the bench started (again to exit at once)`);
+    void stopAll().finally(() => process.exit(code));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  bench().then(
+    async (result) => {
+      await stopAll();
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      exitSoon(0);
+    },
+    async (err: unknown) => {
+      if (interrupted) return; // the signal handler stops everything and exits
+      log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      await stopAll();
+      exitSoon(1);
+    },
+  );
+}
+
+/** Lets stdout drain, then exits even if a native handle would keep the loop alive. */
+function exitSoon(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 2000).unref();
+}
+
