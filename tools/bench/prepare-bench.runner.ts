@@ -19,7 +19,7 @@ import { isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal } fr
 /**
  * `npm run bench:prepare` (flags: prepare.bench.ts): the preparation stages (score → tailor → cover
  * letter → factual + quality review pair) of N enriched jobs, run by the product's JobPipelineWorkflow
- * (one runPreparationBatch activity starting prep-{key} workflows, C at a time) on a real worker built
+ * (the JobPipelineWorkflow batch coordinator starting prep-{key} workflows, C at a time) on a real worker built
  * by createJobctrlWorker with S remote activity slots, against the LLM simulator answering every call
  * after L ms (apps/worker/src/test-support/llm-responder.ts: valid answers, every job ends prepared).
  * One in-memory Temporal dev server, one fresh SQLite database holding the sample profile.
@@ -30,8 +30,9 @@ import { isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal } fr
  * Per job above the threshold: 5 model calls in 4 activities (the review pair runs its two calls at
  * once inside one reviewCoverLetter activity). What keeps efficiency below 1 is reported alongside:
  * per activity type the mean running time (vs. L) and the mean wait for a slot, and the share of
- * slot-time the activities held (`slot_utilisation`; the batch activity holds one slot throughout,
- * `stage_slot_utilisation` leaves it out).
+ * slot-time the activities held (`slot_utilisation`, the coordinator's short control activities
+ * included; `stage_slot_utilisation` leaves them out). The coordinator itself is the workflow: it
+ * waits on timers and done signals and holds no slot.
  */
 export interface PrepareBenchOptions {
   jobs: number;
@@ -228,9 +229,9 @@ async function slotReport(handles: WorkflowHandle[], pipeline: WorkflowHandle, s
   const busy = (xs: ActivityTiming[]) => xs.reduce((s, a) => s + (a.started !== undefined && a.closed !== undefined ? a.closed - a.started : 0), 0);
   return {
     activities: byType,
-    /** Share of slot-time any remote activity held (the batch activity included: it holds one slot throughout). */
+    /** Share of slot-time any remote activity held (the coordinator's short control activities included). */
     slot_utilisation: Math.round((busy(all) / (slots * wallMs)) * 1000) / 1000,
-    /** The same without the batch activity: slot-time spent on the stages themselves. */
+    /** The same without the coordinator's control activities: slot-time spent on the stages themselves. */
     stage_slot_utilisation: Math.round((busy(timings) / (slots * wallMs)) * 1000) / 1000,
   };
 }

@@ -11,7 +11,7 @@ import { createScoringActivities } from '@jobctrl/scoring';
 import { createTailoringActivities } from '@jobctrl/tailoring';
 import { createCoverLetterActivities, ReviewExecutor } from '@jobctrl/cover-letter';
 import { createPreparationActivities } from '@jobctrl/preparation';
-import { runPreparationToEnd, startPreparation, wakePausedPreparations } from './preparation-starter';
+import { describePreparation, startPreparation, startPreparationForBatch, wakePausedPreparations } from './preparation-starter';
 
 export interface PipelineSettings {
   internalConcurrency: number;
@@ -70,6 +70,7 @@ export function buildActivities(deps: ActivityDeps) {
     ...createTailoringActivities(stage),
     ...createCoverLetterActivities({ ...stage, reviews, reviewDatabase: deps.uow, processDatabasePath: deps.uow.databasePath }),
     ...createPreparationActivities({
+      jobs,
       prep,
       runs: new PipelineRunRepository(deps.uow),
       ledger,
@@ -78,7 +79,8 @@ export function buildActivities(deps: ActivityDeps) {
         return { provider: prepSettings.llm.provider, dailySpendCeilingUsd: live.dailySpendCeilingUsd, recoveryIdleMs: live.recoveryIdleMs };
       },
       profileRevision: async () => (await profiles.get()).revision,
-      runPreparation: runPreparationToEnd,
+      startPreparation: startPreparationForBatch,
+      describePreparation,
       wakePaused: wakePausedPreparations,
     }),
   };

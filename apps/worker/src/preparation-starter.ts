@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { JobPreparationInput, JobPreparationResult, PREPARATION_WORKFLOW_TYPE, prepWorkflowId, SPEND_BUDGET_CHANGED_SIGNAL } from '@jobctrl/pipeline/contracts';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { JobPreparationInput, PREPARATION_WORKFLOW_TYPE, prepWorkflowId, SPEND_BUDGET_CHANGED_SIGNAL } from '@jobctrl/pipeline/contracts';
 
 /**
  * Starts a job's preparation workflow from inside an activity, through the activity's own client.
@@ -36,16 +36,28 @@ export async function startPreparationWith(client: Client, taskQueue: string, jo
  * handoff's score-only run is awaited, not duplicated), and a new execution once the previous one
  * closed — batches select jobs by stage, so a closed execution only means the job has more to do.
  */
-export async function runPreparationToEnd(job: { jobKey: string; idempotencyKey: string }, input: JobPreparationInput): Promise<JobPreparationResult> {
+export async function startPreparationForBatch(job: { jobKey: string; idempotencyKey: string }, input: JobPreparationInput): Promise<void> {
   const ctx = Context.current();
-  const handle = await ctx.client.workflow.start(PREPARATION_WORKFLOW_TYPE, {
+  await ctx.client.workflow.start(PREPARATION_WORKFLOW_TYPE, {
     taskQueue: ctx.info.taskQueue,
     workflowId: prepWorkflowId(job.idempotencyKey),
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
   });
-  return (await handle.result()) as JobPreparationResult;
+}
+
+/** The latest prep-{key} execution's state, for the batch coordinator's poll. */
+export async function describePreparation(job: { idempotencyKey: string }): Promise<{ closed: boolean; failed: boolean }> {
+  const { client } = Context.current();
+  try {
+    const { status } = await client.workflow.getHandle(prepWorkflowId(job.idempotencyKey)).describe();
+    return { closed: status.name !== 'RUNNING', failed: !['RUNNING', 'COMPLETED', 'CONTINUED_AS_NEW'].includes(status.name) };
+  } catch (err) {
+    // Never started (or deleted by retention): nothing runs for it, and nothing was prepared.
+    if (err instanceof WorkflowNotFoundError) return { closed: true, failed: true };
+    throw err;
+  }
 }
 
 /** Signals paused preparations that the budget is available again (a closed one is simply skipped). */

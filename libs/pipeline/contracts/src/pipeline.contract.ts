@@ -54,6 +54,38 @@ export interface PreparationBatchResult {
   stages: Record<string, number>;
 }
 
+export interface PreparationTarget {
+  jobKey: string;
+  idempotencyKey: string;
+}
+
+/** A job of the batch in preparation: `starts` counts the executions this batch started for it. */
+export interface ActivePreparation extends PreparationTarget {
+  starts: number;
+}
+
+/** Where a batch stands; carried across continue-as-new so a long batch keeps a bounded history. */
+export interface PreparationBatchState {
+  queue: PreparationTarget[];
+  active: ActivePreparation[];
+  result: PreparationBatchResult;
+  blocked: boolean;
+}
+
+export interface JobPipelineInput {
+  runId: string;
+  stages: PipelineStage[];
+  sourceIds?: string[];
+  scope: PreparationScope;
+  /** pipeline_internal_concurrency, snapshotted when the run was started: jobs prepared at once. */
+  internalConcurrency: number;
+  /** profile_update: the profile revision that triggered the batch. */
+  profileRevision?: number;
+  spendRecheckSeconds?: number;
+  /** Set by continue-as-new: discovery is done and the batch resumes from here. */
+  resume?: { batch: PreparationBatchState; discover?: DiscoverWorkflowResult };
+}
+
 export interface JobPipelineResult {
   runId: string;
   state: 'completed';
@@ -61,7 +93,34 @@ export interface JobPipelineResult {
   preparation?: PreparationBatchResult;
 }
 
-export interface PipelineActivities {
-  /** Starts (USE_EXISTING) and awaits the batch's preparation workflows, `concurrency` at a time; heartbeats progress. */
-  runPreparationBatch(input: PreparationBatchInput): Promise<PreparationBatchResult>;
+/** Signalled by a preparation a batch started, as it ends: the batch need not poll for it. */
+export const PREPARATION_DONE_SIGNAL = 'preparationDone';
+
+export interface PreparationDone {
+  idempotencyKey: string;
+  /** The job's stage at the end (null when the execution failed). */
+  stage: string | null;
+  failed: boolean;
+}
+
+export interface PreparationPoll extends PreparationTarget {
+  /** The execution is closed (completed, failed, cancelled, terminated, timed out). */
+  closed: boolean;
+  /** Closed other than completed. */
+  failed: boolean;
+  /** The job's stage now. */
+  stage: string;
+}
+
+/**
+ * The batch's short control activities. The coordinator is the workflow: it waits on timers and
+ * signals, so a batch holds no activity slot while its jobs are being prepared.
+ */
+export interface PreparationBatchActivities {
+  selectPreparationTargets(input: Pick<PreparationBatchInput, 'scope' | 'stages' | 'discoveryRunId' | 'profileRevision'>): Promise<PreparationTarget[]>;
+  /** Starts (USE_EXISTING; a new execution once the previous one closed) each job's prep-{key} workflow. */
+  startPreparations(input: { jobs: PreparationTarget[]; stages: PreparationStage[]; notifyWorkflowId: string; spendRecheckSeconds?: number }): Promise<void>;
+  pollPreparations(input: { jobs: PreparationTarget[] }): Promise<PreparationPoll[]>;
+  /** Shows (or clears) the run's spend pause; clearing wakes the jobs paused at the ceiling. */
+  setRunBlocked(input: { runId: string; blocked: boolean }): Promise<void>;
 }

@@ -36,6 +36,8 @@ export interface JobPreparationInput {
   stages?: PreparationStage[];
   /** How often a job paused at the spend ceiling re-checks the budget (default 60 s). */
   spendRecheckSeconds?: number;
+  /** A batch coordinator to signal (preparationDone) when this execution closes. */
+  notifyWorkflowId?: string;
 }
 
 export interface JobPreparationResult {

@@ -29,7 +29,7 @@ export const RETRY_POLICIES = {
   writeCoverLetter: { maximumAttempts: 4, ...MODEL_BACKOFF },
   reviewCoverLetter: { maximumAttempts: 4, ...MODEL_BACKOFF },
   setPreparationStatus: { maximumAttempts: 10, initialInterval: '1 second' },
-  runPreparationBatch: { maximumAttempts: 5, initialInterval: '5 seconds', backoffCoefficient: 2 },
+  preparationBatchControl: { maximumAttempts: 10, initialInterval: '1 second' },
   recordWorkflowLifecycle: { maximumAttempts: 10, initialInterval: '1 second' },
   checkSpendBudget: { maximumAttempts: 10, initialInterval: '1 second' },
 } as const satisfies Record<string, ActivityRetryPolicy>;

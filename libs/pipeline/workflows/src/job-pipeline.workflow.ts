@@ -1,21 +1,8 @@
-import { CancellationScope, executeChild, isCancellation, proxyActivities } from '@temporalio/workflow';
-import type {
-  DiscoverWorkflowResult,
-  JobPipelineInput,
-  JobPipelineResult,
-  PipelineActivities,
-  PreparationStage,
-} from '@jobctrl/pipeline/contracts';
-import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, PREPARATION_STAGES, retryPolicy } from '@jobctrl/pipeline/contracts';
+import { CancellationScope, executeChild, isCancellation } from '@temporalio/workflow';
+import type { DiscoverWorkflowResult, JobPipelineInput, JobPipelineResult, PreparationStage } from '@jobctrl/pipeline/contracts';
+import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, PREPARATION_STAGES } from '@jobctrl/pipeline/contracts';
 import { recordLifecycle } from './lifecycle.helpers';
-
-// The batch waits for every job it started; it heartbeats per finished job, so a lost worker's
-// batch is retried elsewhere and re-attaches to the same prep-{key} executions (USE_EXISTING).
-const batch = proxyActivities<PipelineActivities>({
-  startToCloseTimeout: '24 hours',
-  heartbeatTimeout: '2 minutes',
-  retry: retryPolicy('runPreparationBatch'),
-});
+import { runPreparationBatch } from './preparation-batch';
 
 /**
  * JobPipelineWorkflow: the selected stages in pipeline order. Discover is a child workflow
@@ -23,10 +10,11 @@ const batch = proxyActivities<PipelineActivities>({
  * without discover, over every job pending a selected stage).
  */
 export async function jobPipelineWorkflow(input: JobPipelineInput): Promise<JobPipelineResult> {
-  await recordLifecycle('started', { runId: input.runId, stages: input.stages });
-  const result: JobPipelineResult = { runId: input.runId, state: 'completed' };
+  // A continued execution is the same run: its lifecycle was started by the first one.
+  if (!input.resume) await recordLifecycle('started', { runId: input.runId, stages: input.stages });
+  const result: JobPipelineResult = { runId: input.runId, state: 'completed', ...(input.resume?.discover ? { discover: input.resume.discover } : {}) };
   try {
-    if (input.stages.includes('discover')) {
+    if (input.stages.includes('discover') && !input.resume) {
       result.discover = await executeChild<(i: { runId: string; sourceIds?: string[] }) => Promise<DiscoverWorkflowResult>>(DISCOVER_WORKFLOW_TYPE, {
         workflowId: discoverWorkflowId(input.runId),
         args: [{ runId: input.runId, ...(input.sourceIds ? { sourceIds: input.sourceIds } : {}) }],
@@ -34,15 +22,19 @@ export async function jobPipelineWorkflow(input: JobPipelineInput): Promise<JobP
     }
     const stages = PREPARATION_STAGES.filter((s): s is PreparationStage => (input.stages as string[]).includes(s));
     if (stages.length > 0) {
-      result.preparation = await batch.runPreparationBatch({
-        runId: input.runId,
-        stages,
-        scope: input.scope,
-        concurrency: input.internalConcurrency,
-        ...(input.stages.includes('discover') ? { discoveryRunId: input.runId } : {}),
-        ...(input.profileRevision !== undefined ? { profileRevision: input.profileRevision } : {}),
-        ...(input.spendRecheckSeconds !== undefined ? { spendRecheckSeconds: input.spendRecheckSeconds } : {}),
-      });
+      result.preparation = await runPreparationBatch(
+        {
+          runId: input.runId,
+          stages,
+          scope: input.scope,
+          concurrency: input.internalConcurrency,
+          ...(input.stages.includes('discover') ? { discoveryRunId: input.runId } : {}),
+          ...(input.profileRevision !== undefined ? { profileRevision: input.profileRevision } : {}),
+          ...(input.spendRecheckSeconds !== undefined ? { spendRecheckSeconds: input.spendRecheckSeconds } : {}),
+        },
+        { ...input, ...(result.discover ? { resume: { ...input.resume, discover: result.discover } as JobPipelineInput['resume'] } : {}) },
+        input.resume?.batch,
+      );
     }
     await recordLifecycle('completed', { ...result });
     return result;

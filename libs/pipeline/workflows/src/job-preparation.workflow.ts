@@ -1,13 +1,14 @@
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { CancellationScope, getExternalWorkflowHandle, patched, proxyActivities } from '@temporalio/workflow';
 import type {
   CoverLetterActivities,
   JobPreparationInput,
   JobPreparationResult,
+  PreparationDone,
   PreparationStage,
   ScoringActivities,
   TailoringActivities,
 } from '@jobctrl/pipeline/contracts';
-import { COVER_LETTER_MAX_ATTEMPTS, PREP_STAGED_PATCH, retryPolicy } from '@jobctrl/pipeline/contracts';
+import { COVER_LETTER_MAX_ATTEMPTS, PREP_STAGED_PATCH, PREPARATION_DONE_SIGNAL, retryPolicy } from '@jobctrl/pipeline/contracts';
 import { listenForBudgetChanges, spendful } from './spend.helpers';
 
 // Retry policies from the error taxonomy (docs/retry-policies.md): provider rate limits and outages
@@ -56,6 +57,25 @@ export async function runPreparation(input: JobPreparationInput, staged: () => b
     const scoredOnly = await scoring.scoreJob({ jobKey: input.jobKey });
     return { jobKey: input.jobKey, stage: scoredOnly.stage ?? 'scored', score: scoredOnly.score };
   }
+  try {
+    const result = await prepareStages(input);
+    await notifyBatch(input, { idempotencyKey: input.idempotencyKey, stage: result.stage, failed: false });
+    return result;
+  } catch (err) {
+    await CancellationScope.nonCancellable(() => notifyBatch(input, { idempotencyKey: input.idempotencyKey, stage: null, failed: true }));
+    throw err;
+  }
+}
+
+/** Tells the batch that started this execution how it ended, so it need not poll for it; best effort. */
+async function notifyBatch(input: JobPreparationInput, done: PreparationDone): Promise<void> {
+  if (!input.notifyWorkflowId) return;
+  await getExternalWorkflowHandle(input.notifyWorkflowId)
+    .signal(PREPARATION_DONE_SIGNAL, done)
+    .catch(() => undefined);
+}
+
+async function prepareStages(input: JobPreparationInput): Promise<JobPreparationResult> {
   const stages: PreparationStage[] = input.stages ?? (input.mode === 'full' ? ['score', 'tailor', 'cover'] : ['score']);
   const recheck = input.spendRecheckSeconds ?? 60;
   const { jobKey } = input;

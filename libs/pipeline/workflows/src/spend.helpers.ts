@@ -30,6 +30,11 @@ function isSpendCeiling(err: unknown): boolean {
   return cause instanceof ApplicationFailure && cause.type === SPEND_CEILING_REACHED;
 }
 
+/** The spend preflight, for coordinators that show the pause rather than wait in it. */
+export function checkBudget(): ReturnType<SpendActivities['checkSpendBudget']> {
+  return checkSpendBudget({});
+}
+
 /**
  * Runs one spendful step: the preflight stops it before the model call once today's spend has
  * reached the ceiling, and the job waits in the visible spend_ceiling_reached state, re-checking

@@ -28,6 +28,8 @@ export const PREPARATION_PENDING_STAGES: readonly JobStage[] = ['pending_score',
 /** Why a job's preparation is paused (null while it runs or is done). */
 export type PrepStatus = 'spend_ceiling_reached' | null;
 
+export const SPEND_CEILING_REACHED_STATUS = 'spend_ceiling_reached' as const;
+
 /** How the detail capture went: robots-blocked and retryable failures may be re-admitted once per live consumer. */
 export type EnrichmentStatus = 'pending' | 'enriched' | 'robots_blocked' | 'failed_retryable' | 'failed';
 

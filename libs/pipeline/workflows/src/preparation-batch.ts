@@ -1,0 +1,119 @@
+import { condition, continueAsNew, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type {
+  ActivePreparation,
+  JobPipelineInput,
+  PreparationBatchActivities,
+  PreparationBatchInput,
+  PreparationBatchResult,
+  PreparationBatchState,
+  PreparationDone,
+  PreparationPoll,
+  PreparationStage,
+} from '@jobctrl/pipeline/contracts';
+import { PREPARATION_DONE_SIGNAL, retryPolicy } from '@jobctrl/pipeline/contracts';
+import { checkBudget } from './spend.helpers';
+
+const control = proxyActivities<PreparationBatchActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: retryPolicy('preparationBatchControl'),
+});
+
+const STAGE_OF: Record<PreparationStage, string> = { score: 'pending_score', tailor: 'pending_tailor', cover: 'pending_cover' };
+
+/** Fallback poll: a started job's own signal usually ends the wait sooner. */
+const POLL_MS = 5_000;
+/** Continue-as-new before the history gets long (Temporal's hard limit is 51,200 events). */
+const HISTORY_LIMIT = 8_000;
+/** A job whose execution closed while still in a selected stage is started again at most this often. */
+const MAX_STARTS = 3;
+
+const preparationDone = defineSignal<[PreparationDone]>(PREPARATION_DONE_SIGNAL);
+
+/**
+ * The preparation batch's coordinator: it starts the selected jobs' prep-{key} workflows
+ * `concurrency` at a time and waits for them on a timer and their done signals — never inside an
+ * activity, so a batch (or several) cannot hold the activity slots its own jobs need. The run shows
+ * spend_ceiling_reached while the budget is exhausted; jobs pause in their own workflows.
+ */
+export async function runPreparationBatch(
+  input: PreparationBatchInput,
+  pipeline: JobPipelineInput,
+  resume?: PreparationBatchState,
+): Promise<PreparationBatchResult> {
+  // How the jobs this batch started ended, as they reported it (a job attached to an execution
+  // another path started reports nothing and is found by the poll).
+  const reported = new Map<string, PreparationDone>();
+  setHandler(preparationDone, (done) => {
+    reported.set(done.idempotencyKey, done);
+  });
+
+  const state: PreparationBatchState = resume ?? {
+    queue: await control.selectPreparationTargets({
+      scope: input.scope,
+      stages: input.stages,
+      ...(input.discoveryRunId ? { discoveryRunId: input.discoveryRunId } : {}),
+      ...(input.profileRevision !== undefined ? { profileRevision: input.profileRevision } : {}),
+    }),
+    active: [],
+    result: { selected: 0, completed: 0, failed: 0, stages: {} },
+    blocked: false,
+  };
+  if (!resume) state.result.selected = state.queue.length;
+  const selected = new Set(input.stages.map((s) => STAGE_OF[s]));
+  const notifyWorkflowId = workflowInfo().workflowId;
+
+  while (state.queue.length > 0 || state.active.length > 0) {
+    const budget = await checkBudget();
+    if (budget.allowed === state.blocked) {
+      state.blocked = !budget.allowed;
+      await control.setRunBlocked({ runId: input.runId, blocked: state.blocked });
+    }
+
+    const room = Math.max(1, input.concurrency) - state.active.length;
+    const starting: ActivePreparation[] = state.queue.splice(0, Math.max(0, room)).map((t) => ({ ...t, starts: 'starts' in t ? (t as ActivePreparation).starts : 0 }));
+    if (starting.length > 0) {
+      for (const job of starting) reported.delete(job.idempotencyKey);
+      await control.startPreparations({
+        jobs: starting.map(({ jobKey, idempotencyKey }) => ({ jobKey, idempotencyKey })),
+        stages: input.stages,
+        notifyWorkflowId,
+        ...(input.spendRecheckSeconds !== undefined ? { spendRecheckSeconds: input.spendRecheckSeconds } : {}),
+      });
+      state.active.push(...starting.map((j) => ({ ...j, starts: j.starts + 1 })));
+    }
+
+    const isReported = (job: ActivePreparation) => reported.has(job.idempotencyKey);
+    const timedOut = !(await condition(() => state.active.some(isReported), POLL_MS));
+    const closed = new Map<string, Pick<PreparationPoll, 'failed' | 'stage'>>();
+    for (const job of state.active.filter(isReported)) {
+      const done = reported.get(job.idempotencyKey) as PreparationDone;
+      closed.set(job.idempotencyKey, { failed: done.failed, stage: done.stage ?? 'unknown' });
+    }
+    // Silence for a whole poll interval: ask Temporal about the jobs that did not report.
+    if (timedOut) {
+      const silent = state.active.filter((job) => !isReported(job)).map(({ jobKey, idempotencyKey }) => ({ jobKey, idempotencyKey }));
+      for (const poll of await control.pollPreparations({ jobs: silent })) if (poll.closed) closed.set(poll.idempotencyKey, poll);
+    }
+    const stillActive: ActivePreparation[] = [];
+    for (const job of state.active) {
+      const poll = closed.get(job.idempotencyKey);
+      if (!poll) {
+        stillActive.push(job);
+      } else if (!poll.failed && selected.has(poll.stage) && job.starts < MAX_STARTS) {
+        // USE_EXISTING attached to an execution another path started (e.g. discovery's score-only
+        // handoff); the job still has selected work, so it goes round again under the same id.
+        state.queue.unshift(job);
+      } else {
+        state.result[poll.failed ? 'failed' : 'completed'] += 1;
+        state.result.stages[poll.stage] = (state.result.stages[poll.stage] ?? 0) + 1;
+      }
+    }
+    state.active = stillActive;
+
+    if (workflowInfo().historyLength > HISTORY_LIMIT && (state.queue.length > 0 || state.active.length > 0)) {
+      await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { ...pipeline.resume, batch: state } });
+    }
+  }
+  if (state.blocked) await control.setRunBlocked({ runId: input.runId, blocked: false });
+  return state.result;
+}
