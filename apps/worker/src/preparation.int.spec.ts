@@ -52,10 +52,10 @@ async function setup(opts: { jobsPerBoard: number; llm?: PreparationSettings['ll
   return { ...world, jw, live, cleanup };
 }
 
-async function startPipeline(uow: UnitOfWorkFactory, taskQueue: string, stages: PipelineStage[]) {
+async function startPipeline(uow: UnitOfWorkFactory, taskQueue: string, stages: PipelineStage[], extra: Partial<JobPipelineInput> = {}) {
   const runId = randomUUID();
   await new PipelineRunRepository(uow).create({ runId, workflowId: pipelineWorkflowId(runId), stages, sourceIds: null });
-  const input: JobPipelineInput = { runId, stages, scope: 'run', internalConcurrency: 4, spendRecheckSeconds: 1 };
+  const input: JobPipelineInput = { runId, stages, scope: 'run', internalConcurrency: 4, spendRecheckSeconds: 1, ...extra };
   const handle = await suite.client.workflow.start(PIPELINE_WORKFLOW_TYPE, { taskQueue, workflowId: pipelineWorkflowId(runId), args: [input] });
   return { runId, handle };
 }
@@ -79,9 +79,20 @@ describe('Preparation against the board simulator', () => {
     const s = await setup({ jobsPerBoard: 8 });
     try {
       await s.jw.worker.runUntil(async () => {
-        const { handle } = await startPipeline(s.uow, s.taskQueue, ['discover', 'score', 'tailor', 'cover']);
+        // A small history limit makes the batch continue as new mid-way: one run, the same outcome.
+        const { runId, handle } = await startPipeline(s.uow, s.taskQueue, ['discover', 'score', 'tailor', 'cover'], { batchHistoryLimit: 15, internalConcurrency: 1 });
         const result = (await handle.result()) as JobPipelineResult;
         expect(result.discover?.familiesFailed).toEqual([]);
+        expect(result.preparation).toMatchObject({ failed: 0 });
+        expect(result.preparation?.completed).toBe(result.preparation?.selected);
+        // Visibility is eventually consistent: wait until it lists the closed chain.
+        const executions = await until('the pipeline executions to be listed', async () => {
+          const statuses: string[] = [];
+          for await (const wf of suite.client.workflow.list({ query: `WorkflowId = '${pipelineWorkflowId(runId)}'` })) statuses.push(wf.status.name);
+          return statuses.includes('COMPLETED') && statuses.length > 1 && statuses;
+        }, 15_000);
+        expect(executions.filter((status) => status === 'CONTINUED_AS_NEW').length).toBeGreaterThan(0);
+        expect(executions.filter((status) => status === 'COMPLETED')).toHaveLength(1);
         const jobs = await allJobs(s.jobs);
         expect(jobs.length).toBeGreaterThan(0);
         expect(result.preparation?.failed).toBe(0);

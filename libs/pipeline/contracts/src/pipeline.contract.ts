@@ -82,6 +82,8 @@ export interface JobPipelineInput {
   /** profile_update: the profile revision that triggered the batch. */
   profileRevision?: number;
   spendRecheckSeconds?: number;
+  /** History length at which a batch continues as new (default 8,000; small values exercise it in tests). */
+  batchHistoryLimit?: number;
   /** Set by continue-as-new: discovery is done and the batch resumes from here. */
   resume?: { batch: PreparationBatchState; discover?: DiscoverWorkflowResult };
 }

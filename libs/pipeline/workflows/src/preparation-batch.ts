@@ -110,7 +110,7 @@ export async function runPreparationBatch(
     }
     state.active = stillActive;
 
-    if (workflowInfo().historyLength > HISTORY_LIMIT && (state.queue.length > 0 || state.active.length > 0)) {
+    if (workflowInfo().historyLength > (pipeline.batchHistoryLimit ?? HISTORY_LIMIT) && (state.queue.length > 0 || state.active.length > 0)) {
       await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { ...pipeline.resume, batch: state } });
     }
   }
