@@ -1,0 +1,105 @@
+import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { JobRepository, PipelineRunRepository, PreparationRepository, type ObservedPosting } from '@jobctrl/shared/jobs';
+import { SpendLedgerRepository } from '@jobctrl/shared/llm';
+import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
+import { createPreparationActivities, type PreparationActivityDeps } from './preparation.activities';
+
+const dbs = tempDbDir('prep-activities');
+afterAll(() => dbs.cleanup());
+
+function posting(key: string): ObservedPosting {
+  return {
+    jobKey: key, idempotencyKey: `v1-${key}`, contentKey: `c-${key}`, canonicalUrl: null, sourceId: 's', sourceKind: 'greenhouse', externalId: key,
+    title: 'Engineer', company: 'Acme', location: null, remote: null, url: `https://jobs.test/${key}`, applyUrl: null,
+    descriptionHtml: null, descriptionText: 'TypeScript', postedAt: null, salaryText: null, employmentType: null, tags: [],
+  };
+}
+
+async function world(settings: Partial<ReturnType<PreparationActivityDeps['settings']>> = {}) {
+  const databasePath = dbs.file('prep');
+  await runMigrations({ databasePath });
+  const uow = new UnitOfWorkFactory({ databasePath, entities: [] });
+  const jobs = new JobRepository(uow);
+  const prep = new PreparationRepository(uow);
+  const runs = new PipelineRunRepository(uow);
+  const ledger = new SpendLedgerRepository(uow);
+  const profiles = new ProfileRepository(uow);
+  await jobs.recordObservations('run-a', 'g', [posting('a'), posting('b')]);
+  await jobs.recordObservations('run-b', 'g', [posting('c')]);
+  for (const key of ['a', 'b', 'c']) await jobs.recordEnrichment(key, { status: 'enriched' });
+  const started: Array<{ key: string; mode: string; stages?: string[]; notify?: string }> = [];
+  const woken: string[] = [];
+  const closed = new Set<string>();
+  const live = { provider: 'openai', dailySpendCeilingUsd: 1, recoveryIdleMs: 60_000, ...settings };
+  const activities = createPreparationActivities({
+    jobs,
+    prep,
+    runs,
+    ledger,
+    settings: () => live,
+    profileRevision: async () => (await profiles.get()).revision,
+    startPreparation: async (job, input) => void started.push({ key: job.idempotencyKey, mode: input.mode, stages: input.stages, notify: input.notifyWorkflowId }),
+    describePreparation: async (job) => ({ closed: closed.has(job.idempotencyKey), failed: false }),
+    wakePaused: async (paused) => void woken.push(...paused.map((j) => j.jobKey)),
+  });
+  return { jobs, prep, runs, ledger, profiles, activities, started, woken, closed, live };
+}
+
+describe('preparation control activities', () => {
+  it('checkSpendBudget allows below the ceiling, refuses at it, and never stops the extractive provider', async () => {
+    const w = await world();
+    expect(await w.activities.checkSpendBudget({})).toMatchObject({ allowed: true, spentUsd: 0, ceilingUsd: 1 });
+    await w.ledger.record({ provider: 'openai', model: 'm', lane: 'score', effort: 'medium', inputTokens: 1, outputTokens: 1, costUsd: 1, outcome: 'ok' });
+    const at = await w.activities.checkSpendBudget({});
+    expect(at).toMatchObject({ allowed: false, spentUsd: 1, ceilingUsd: 1 });
+    expect(at.msUntilReset).toBeGreaterThan(0);
+    w.live.provider = 'extractive';
+    expect((await w.activities.checkSpendBudget({})).allowed).toBe(true);
+    w.live.provider = 'openai';
+    w.live.dailySpendCeilingUsd = 2;
+    expect((await w.activities.checkSpendBudget({})).allowed).toBe(true);
+  });
+
+  it('selects a run’s pending jobs, a profile update’s stale ones, and only idle ones for recovery', async () => {
+    const w = await world();
+    const keys = async (input: Parameters<typeof w.activities.selectPreparationTargets>[0]) => (await w.activities.selectPreparationTargets(input)).map((t) => t.jobKey);
+    expect(await keys({ scope: 'run', stages: ['score'], discoveryRunId: 'run-a' })).toEqual(['a', 'b']);
+    expect(await keys({ scope: 'run', stages: ['tailor'] })).toEqual([]);
+    await w.prep.recordScore('a', { score: 90, detail: {}, profileRevision: 0, threshold: 60 });
+    await w.prep.recordScore('b', { score: 10, detail: {}, profileRevision: 0, threshold: 60 });
+    expect(await keys({ scope: 'run', stages: ['tailor'] })).toEqual(['a']);
+    const { revision } = await w.profiles.put(sampleProfile());
+    expect(await keys({ scope: 'profile_update', stages: ['score', 'tailor', 'cover'], profileRevision: revision })).toEqual(['a', 'b', 'c']);
+    // Recovery takes only jobs untouched for the idle period (these were just written).
+    expect(await keys({ scope: 'idle_recovery', stages: ['score', 'tailor', 'cover'] })).toEqual([]);
+    w.live.recoveryIdleMs = -1_000;
+    expect(await keys({ scope: 'idle_recovery', stages: ['score', 'tailor', 'cover'] })).toEqual(['a', 'b', 'c']);
+  });
+
+  it('starts each job with the batch’s stages and coordinator, and polls closed executions with the job’s stage', async () => {
+    const w = await world();
+    await w.activities.startPreparations({ jobs: [{ jobKey: 'a', idempotencyKey: 'v1-a' }], stages: ['score'], notifyWorkflowId: 'pipeline-1' });
+    await w.activities.startPreparations({ jobs: [{ jobKey: 'b', idempotencyKey: 'v1-b' }], stages: ['score', 'tailor', 'cover'], notifyWorkflowId: 'pipeline-1', spendRecheckSeconds: 5 });
+    expect(w.started).toEqual([
+      { key: 'v1-a', mode: 'score', stages: ['score'], notify: 'pipeline-1' },
+      { key: 'v1-b', mode: 'full', stages: ['score', 'tailor', 'cover'], notify: 'pipeline-1' },
+    ]);
+    w.closed.add('v1-a');
+    expect(await w.activities.pollPreparations({ jobs: [{ jobKey: 'a', idempotencyKey: 'v1-a' }, { jobKey: 'b', idempotencyKey: 'v1-b' }] })).toEqual([
+      { jobKey: 'a', idempotencyKey: 'v1-a', closed: true, failed: false, stage: 'pending_score' },
+      { jobKey: 'b', idempotencyKey: 'v1-b', closed: false, failed: false, stage: 'pending_score' },
+    ]);
+  });
+
+  it('shows the run’s spend pause, and clearing it wakes the paused jobs', async () => {
+    const w = await world();
+    await w.runs.create({ runId: 'r1', workflowId: 'pipeline-r1', stages: ['score'], sourceIds: null });
+    await w.prep.setPrepStatus('b', 'spend_ceiling_reached');
+    await w.activities.setRunBlocked({ runId: 'r1', blocked: true });
+    expect((await w.runs.get('r1'))?.blockedReason).toBe('spend_ceiling_reached');
+    expect(w.woken).toEqual([]);
+    await w.activities.setRunBlocked({ runId: 'r1', blocked: false });
+    expect((await w.runs.get('r1'))?.blockedReason).toBeNull();
+    expect(w.woken).toEqual(['b']);
+  });
+});
