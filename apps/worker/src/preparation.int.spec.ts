@@ -85,6 +85,7 @@ describe('Preparation against the board simulator', () => {
         expect(result.discover?.familiesFailed).toEqual([]);
         expect(result.preparation).toMatchObject({ failed: 0 });
         expect(result.preparation?.completed).toBe(result.preparation?.selected);
+        expect((await new PipelineRunRepository(s.uow).get(runId))?.preparation).toEqual({ selected: result.preparation?.selected, completed: result.preparation?.completed, failed: 0 });
         // Visibility is eventually consistent: wait until it lists the closed chain.
         const executions = await until('the pipeline executions to be listed', async () => {
           const statuses: string[] = [];

@@ -91,6 +91,14 @@ describe('preparation control activities', () => {
     ]);
   });
 
+  it('records batch progress forward only', async () => {
+    const w = await world();
+    await w.runs.create({ runId: 'r1', workflowId: 'pipeline-r1', stages: ['score'], sourceIds: null });
+    await w.activities.recordPreparationProgress({ runId: 'r1', selected: 3, completed: 2, failed: 0 });
+    await w.activities.recordPreparationProgress({ runId: 'r1', selected: 3, completed: 1, failed: 0 });
+    expect((await w.runs.get('r1'))?.preparation).toEqual({ selected: 3, completed: 2, failed: 0 });
+  });
+
   it('shows the run’s spend pause, and clearing it wakes the paused jobs', async () => {
     const w = await world();
     await w.runs.create({ runId: 'r1', workflowId: 'pipeline-r1', stages: ['score'], sourceIds: null });

@@ -86,6 +86,10 @@ export function createPreparationActivities(deps: PreparationActivityDeps): Spen
       );
     },
 
+    async recordPreparationProgress({ runId, ...progress }) {
+      await deps.runs.recordPreparationProgress(runId, progress);
+    },
+
     async setRunBlocked({ runId, blocked }) {
       await deps.runs.setBlocked(runId, blocked ? SPEND_CEILING_REACHED_STATUS : null);
       // Raised ceiling (or a new day): paused jobs go on now instead of at their next re-check.

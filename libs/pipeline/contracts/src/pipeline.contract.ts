@@ -123,6 +123,7 @@ export interface PreparationBatchActivities {
   /** Starts (USE_EXISTING; a new execution once the previous one closed) each job's prep-{key} workflow. */
   startPreparations(input: { jobs: PreparationTarget[]; stages: PreparationStage[]; notifyWorkflowId: string; spendRecheckSeconds?: number }): Promise<void>;
   pollPreparations(input: { jobs: PreparationTarget[] }): Promise<PreparationPoll[]>;
+  recordPreparationProgress(input: { runId: string; selected: number; completed: number; failed: number }): Promise<void>;
   /** Shows (or clears) the run's spend pause; clearing wakes the jobs paused at the ceiling. */
   setRunBlocked(input: { runId: string; blocked: boolean }): Promise<void>;
 }

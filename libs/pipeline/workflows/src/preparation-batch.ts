@@ -58,7 +58,10 @@ export async function runPreparationBatch(
     result: { selected: 0, completed: 0, failed: 0, stages: {} },
     blocked: false,
   };
-  if (!resume) state.result.selected = state.queue.length;
+  if (!resume) {
+    state.result.selected = state.queue.length;
+    await reportProgress(input.runId, state);
+  }
   const selected = new Set(input.stages.map((s) => STAGE_OF[s]));
   const notifyWorkflowId = workflowInfo().workflowId;
 
@@ -82,6 +85,7 @@ export async function runPreparationBatch(
       state.active.push(...starting.map((j) => ({ ...j, starts: j.starts + 1 })));
     }
 
+    const doneBefore = state.result.completed + state.result.failed;
     const isReported = (job: ActivePreparation) => reported.has(job.idempotencyKey);
     const timedOut = !(await condition(() => state.active.some(isReported), POLL_MS));
     const closed = new Map<string, Pick<PreparationPoll, 'failed' | 'stage'>>();
@@ -108,7 +112,9 @@ export async function runPreparationBatch(
         state.result.stages[poll.stage] = (state.result.stages[poll.stage] ?? 0) + 1;
       }
     }
+    const finished = state.result.completed + state.result.failed;
     state.active = stillActive;
+    if (finished !== doneBefore) await reportProgress(input.runId, state);
 
     if (workflowInfo().historyLength > (pipeline.batchHistoryLimit ?? HISTORY_LIMIT) && (state.queue.length > 0 || state.active.length > 0)) {
       await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { ...pipeline.resume, batch: state } });
@@ -116,4 +122,9 @@ export async function runPreparationBatch(
   }
   if (state.blocked) await control.setRunBlocked({ runId: input.runId, blocked: false });
   return state.result;
+}
+
+function reportProgress(runId: string, state: PreparationBatchState): Promise<void> {
+  const { selected, completed, failed } = state.result;
+  return control.recordPreparationProgress({ runId, selected, completed, failed });
 }

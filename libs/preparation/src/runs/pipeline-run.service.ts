@@ -27,7 +27,10 @@ export interface PipelineRunView {
   state: PipelineRunState;
   /** Why a running run is paused (spend_ceiling_reached), else null. */
   blockedReason: string | null;
+  /** Discover runs: families + terminal; preparation-only runs: the batch's finished jobs of those selected. */
   progress: { completed: number; total: number };
+  /** The preparation batch (null for discover-only runs and until the batch selected its jobs). */
+  preparation: { selected: number; completed: number; failed: number } | null;
   familiesFailed: string[];
   familiesCompleted: string[];
   jobsDiscovered: number;
@@ -116,7 +119,8 @@ export class PipelineRunService {
       stages: run.stages,
       state: (blocked ?? status) as PipelineRunState,
       blockedReason: blocked,
-      progress: discovery?.progress ?? { completed: 0, total: 0 },
+      progress: discovery?.progress ?? (run.preparation ? { completed: run.preparation.completed + run.preparation.failed, total: run.preparation.selected } : { completed: 0, total: 0 }),
+      preparation: run.preparation,
       familiesFailed: discovery?.familiesFailed.map((f) => f.family) ?? [],
       familiesCompleted: discovery?.familiesCompleted ?? [],
       jobsDiscovered: discovery?.jobsDiscovered ?? 0,

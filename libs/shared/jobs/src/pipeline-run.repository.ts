@@ -6,6 +6,8 @@ export interface PipelineRunRow {
   stages: string[];
   sourceIds: string[] | null;
   blockedReason: string | null;
+  /** The preparation batch's progress (null until its batch selected its jobs). */
+  preparation: { selected: number; completed: number; failed: number } | null;
   createdAt: string;
 }
 
@@ -29,7 +31,7 @@ export class PipelineRunRepository {
   }
 
   async get(runId: string): Promise<PipelineRunRow | null> {
-    const rows: Array<{ run_id: string; workflow_id: string; stages: string; source_ids: string | null; blocked_reason: string | null; created_at: number }> = await this.uow.run(({ manager }) =>
+    const rows: Array<{ run_id: string; workflow_id: string; stages: string; source_ids: string | null; blocked_reason: string | null; preparation_progress: string | null; created_at: number }> = await this.uow.run(({ manager }) =>
       manager.query(`SELECT * FROM pipeline_runs WHERE run_id = ?`, [runId]),
     );
     if (rows.length === 0) return null;
@@ -40,8 +42,21 @@ export class PipelineRunRepository {
       stages: JSON.parse(r.stages) as string[],
       sourceIds: r.source_ids ? (JSON.parse(r.source_ids) as string[]) : null,
       blockedReason: r.blocked_reason,
+      preparation: r.preparation_progress ? (JSON.parse(r.preparation_progress) as PipelineRunRow['preparation']) : null,
       createdAt: new Date(r.created_at).toISOString(),
     };
+  }
+
+  /** Only moves forward: a retried or replayed write with older counts changes nothing. */
+  async recordPreparationProgress(runId: string, progress: { selected: number; completed: number; failed: number }): Promise<void> {
+    await this.uow.run(({ transaction }) =>
+      transaction(async (m) => {
+        const rows: Array<{ preparation_progress: string | null }> = await m.query(`SELECT preparation_progress FROM pipeline_runs WHERE run_id = ?`, [runId]);
+        const before = rows[0]?.preparation_progress ? (JSON.parse(rows[0].preparation_progress) as typeof progress) : null;
+        if (rows.length === 0 || (before && before.completed + before.failed > progress.completed + progress.failed)) return;
+        await m.query(`UPDATE pipeline_runs SET preparation_progress = ? WHERE run_id = ?`, [JSON.stringify(progress), runId]);
+      }, 'immediate'),
+    );
   }
 
   /** A run paused by the spend ceiling says so; null clears it. Unknown runs (recovery batches) are ignored. */
