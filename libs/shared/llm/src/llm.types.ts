@@ -29,6 +29,8 @@ export interface LlmUsage {
   costUsd: number;
   /** ok: parsed and valid; invalid_output: the model answered but the answer failed validation. */
   outcome: 'ok' | 'invalid_output';
+  /** The server reported no usage, so the tokens are estimated from the text (≈ 4 characters a token). */
+  estimated?: boolean;
 }
 
 /** Called once per HTTP attempt that consumed tokens, before the client returns or throws. */

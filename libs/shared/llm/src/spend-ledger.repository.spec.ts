@@ -107,6 +107,26 @@ describe('LlmRuntime with the spend gate (priced OpenAI-compatible server)', () 
     }
   });
 
+  it('charges a server that reports no usage by estimated tokens, so the ceiling still holds', async () => {
+    const sim = await startLlmSimulator({ respond: () => ({ ok: true }), usage: () => null });
+    try {
+      const l = await ledger();
+      const runtime = new LlmRuntime({
+        provider: 'openai', model: 'quiet', baseUrl: sim.url, prices: { quiet: { input_usd_per_mtok: 1000, output_usd_per_mtok: 1000 } },
+        timeoutMs: 5000, ledger: l, ceilingUsd: () => 100,
+      });
+      const request = { lane: 'cover' as const, system: 's', user: 'x'.repeat(4000), schemaName: 'x', schema: { type: 'object' }, parse: (v: unknown) => v };
+      const { usage } = await (runtime.clientFor({}) as LlmClient).generate(request);
+      expect(usage).toEqual([expect.objectContaining({ estimated: true, inputTokens: expect.any(Number), outputTokens: expect.any(Number) })]);
+      expect(usage[0].inputTokens).toBeGreaterThanOrEqual(1000);
+      const summary = await l.summary();
+      expect(summary.calls).toBe(1);
+      expect(summary.byLane.cover).toBeGreaterThan(1);
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('has no client for the extractive provider', () => {
     const runtime = new LlmRuntime({ provider: 'extractive', prices: {}, timeoutMs: 1000, ledger: {} as SpendLedgerRepository, ceilingUsd: () => 0 });
     expect(runtime.clientFor({})).toBeNull();

@@ -105,11 +105,12 @@ export abstract class StructuredLlmClient<Turn> implements LlmClient {
         outcome = answer.decoded;
       }
 
-      if (answer.usage) {
-        const usage = this.usageOf(request, effort, answer.usage, outcome.ok ? 'ok' : 'invalid_output');
-        usages.push(usage);
-        await this.config.onUsage(usage);
-      }
+      // A server that reports no usage (some local and proxy servers) is still charged: the spend
+      // ceiling must hold whatever the server says, so the tokens are estimated from the text.
+      const tokens = answer.usage ?? estimateTokens(call.body, body);
+      const usage = { ...this.usageOf(request, effort, tokens, outcome.ok ? 'ok' : 'invalid_output'), ...(answer.usage ? {} : { estimated: true }) };
+      usages.push(usage);
+      await this.config.onUsage(usage);
 
       if (outcome.ok) return { value: outcome.value, usage: usages };
       if (attempt >= MAX_ATTEMPTS) {
@@ -143,6 +144,12 @@ export abstract class StructuredLlmClient<Turn> implements LlmClient {
       outcome,
     };
   }
+}
+
+/** About four characters a token: the request as sent, and the whole answer body. */
+function estimateTokens(requestBody: unknown, answerBody: unknown): TokenCounts {
+  const chars = (v: unknown) => (typeof v === 'string' ? v.length : JSON.stringify(v ?? '').length);
+  return { inputTokens: Math.ceil(chars(requestBody) / 4), outputTokens: Math.ceil(chars(answerBody) / 4) };
 }
 
 /** Reads a non-negative integer token count, or undefined when the field is missing or bogus. */

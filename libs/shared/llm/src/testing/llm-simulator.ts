@@ -35,8 +35,8 @@ export interface LlmSimulatorOptions {
   latencyMs?: number;
   /** The model's answer: a JSON object (a string is sent as raw, non-JSON text). Default `{}`. */
   respond?: (req: SimulatedLlmRequest) => unknown;
-  /** Reported token usage. Default ceil(chars / 4) of the prompt and of the answer text. */
-  usage?: (req: SimulatedLlmRequest, answerText: string) => { inputTokens: number; outputTokens: number };
+  /** Reported token usage. Default ceil(chars / 4) of the prompt and of the answer text; null: report none (like some local servers). */
+  usage?: (req: SimulatedLlmRequest, answerText: string) => { inputTokens: number; outputTokens: number } | null;
   /** When set, requests whose key header (Bearer / x-api-key) differs get 401. */
   requireApiKey?: string;
 }
@@ -183,11 +183,11 @@ class LlmSimulatorServer implements LlmSimulator {
     }
     const answer = step && 'content' in step ? step.content : (this.options.respond ?? (() => ({})))(simulated);
     const answerText = typeof answer === 'string' ? answer : JSON.stringify(answer ?? null);
+    const reported = this.options.usage ? this.options.usage(simulated, answerText) : undefined;
     const usage =
-      this.options.usage?.(simulated, answerText) ?? {
-        inputTokens: Math.ceil(promptChars(protocol, body) / 4),
-        outputTokens: Math.ceil(answerText.length / 4),
-      };
+      reported === undefined
+        ? { inputTokens: Math.ceil(promptChars(protocol, body) / 4), outputTokens: Math.ceil(answerText.length / 4) }
+        : reported;
     this.sequence += 1;
     const reply =
       protocol === 'openai'
@@ -279,7 +279,7 @@ function openAiAnswer(
   seq: number,
   request: Record<string, unknown>,
   content: string,
-  usage: { inputTokens: number; outputTokens: number },
+  usage: { inputTokens: number; outputTokens: number } | null,
 ): Record<string, unknown> {
   return {
     id: `chatcmpl-sim-${seq}`,
@@ -287,11 +287,9 @@ function openAiAnswer(
     created: Math.floor(Date.now() / 1000),
     model: request['model'],
     choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop' }],
-    usage: {
-      prompt_tokens: usage.inputTokens,
-      completion_tokens: usage.outputTokens,
-      total_tokens: usage.inputTokens + usage.outputTokens,
-    },
+    ...(usage
+      ? { usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens } }
+      : {}),
   };
 }
 
@@ -300,7 +298,7 @@ function anthropicAnswer(
   request: Record<string, unknown>,
   schemaName: string,
   answer: unknown,
-  usage: { inputTokens: number; outputTokens: number },
+  usage: { inputTokens: number; outputTokens: number } | null,
 ): Record<string, unknown> {
   const content =
     typeof answer === 'string'
@@ -314,7 +312,7 @@ function anthropicAnswer(
     content,
     stop_reason: typeof answer === 'string' ? 'end_turn' : 'tool_use',
     stop_sequence: null,
-    usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
+    ...(usage ? { usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens } } : {}),
   };
 }
 
