@@ -302,15 +302,16 @@ describe('API v1', () => {
       const res = await http().get('/v1/profile').expect(200);
       expect(res.body).toMatchObject({
         revision: 0,
-        profile: { contact: { name: '', email: '' }, summary: '', skills: [], experience: [], education: [], preferences: { titles: [], locations: [] } },
+        contact: { name: '', email: '' }, summary: '', skills: [], experience: [], education: [], preferences: { titles: [], locations: [] },
       });
     });
 
     it('saves a valid profile as revision 1, starts its Score → Tailor → Cover batch, and bumps the revision on every PUT', async () => {
       // The test app talks to the reachable dev server (JOBCTRL_TEST_TEMPORAL_ADDRESS): Temporal accepts the batch.
       const res = await http().put('/v1/profile').send(profile).expect(200);
-      expect(res.body).toMatchObject({ revision: 1, profile, updatedAt: expect.any(String) });
-      expect(res.body.profile).toEqual(profile);
+      expect(res.body).toMatchObject({ revision: 1, ...profile, updatedAt: expect.any(String) });
+      const { revision: _r, updatedAt: _u, batch: _b, ...echoed } = res.body;
+      expect(echoed).toEqual(profile);
       const { runId, workflowId } = res.body.batch as { runId: string; workflowId: string };
       expect(runId).toMatch(/^[0-9a-f-]{36}$/);
       expect(workflowId).toBe(`pipeline-${runId}`);
@@ -318,23 +319,26 @@ describe('API v1', () => {
       expect(run.body).toMatchObject({ runId, workflowId, stages: ['score', 'tailor', 'cover'], state: 'pending' });
 
       const saved = await http().get('/v1/profile').expect(200);
-      expect(saved.body).toMatchObject({ revision: 1, profile });
+      expect(saved.body).toMatchObject({ revision: 1, ...profile });
       expect(saved.body.batch).toBeUndefined();
 
       const changed = { ...profile, skills: [...profile.skills, 'Terraform'] };
       const second = await http().put('/v1/profile').send(changed).expect(200);
       expect(second.body.revision).toBe(2);
-      expect(second.body.profile.skills).toEqual(['TypeScript', 'PostgreSQL', 'Kubernetes', 'Terraform']);
+      expect(second.body.skills).toEqual(['TypeScript', 'PostgreSQL', 'Kubernetes', 'Terraform']);
       expect(second.body.batch.runId).not.toBe(runId);
-      expect((await http().get('/v1/profile').expect(200)).body).toMatchObject({ revision: 2, profile: changed });
+      expect((await http().get('/v1/profile').expect(200)).body).toMatchObject({ revision: 2, ...changed });
+      // What GET returns can be sent back as it is (revision and updatedAt are ignored).
+      const roundTrip = (await http().get('/v1/profile').expect(200)).body;
+      expect((await http().put('/v1/profile').send(roundTrip).expect(200)).body).toMatchObject({ revision: 3, ...changed });
     });
 
     it('keeps the saved profile when Temporal is unreachable (no batch)', async () => {
       await ctx.app.close();
       ctx = await startApi({}, { TEMPORAL_ADDRESS: '127.0.0.1:1' });
       const res = await http().put('/v1/profile').send(profile).expect(200);
-      expect(res.body).toMatchObject({ revision: 1, profile, batch: null });
-      expect((await http().get('/v1/profile').expect(200)).body).toMatchObject({ revision: 1, profile });
+      expect(res.body).toMatchObject({ revision: 1, ...profile, batch: null });
+      expect((await http().get('/v1/profile').expect(200)).body).toMatchObject({ revision: 1, ...profile });
     });
 
     it('rejects an invalid profile naming every field by its dotted path, and writes nothing', async () => {
@@ -365,7 +369,7 @@ describe('API v1', () => {
       const badEnd = await http().put('/v1/profile').send({ ...profile, education: [{ ...profile.education[0], end: '2017-13' }] }).expect(400);
       expect(fields(badEnd.body)).toEqual(['education.0.end']);
 
-      expect((await http().get('/v1/profile').expect(200)).body).toMatchObject({ revision: 1, profile });
+      expect((await http().get('/v1/profile').expect(200)).body).toMatchObject({ revision: 1, ...profile });
     });
   });
 

@@ -161,4 +161,13 @@ export class ProfileDto implements Profile {
   @ValidateNested()
   @Type(() => PreferencesDto)
   preferences!: PreferencesDto;
+
+  /** Accepted (and ignored) so a document read with GET can be sent back as it is. */
+  @IsOptional()
+  @IsInt()
+  revision?: number;
+
+  @IsOptional()
+  @IsString()
+  updatedAt?: string;
 }

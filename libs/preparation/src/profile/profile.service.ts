@@ -3,7 +3,10 @@ import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { ProfileRepository, type Profile, type StoredProfile } from '@jobctrl/shared/profile';
 import { PipelineRunService } from '../runs/pipeline-run.service';
 
-export interface ProfileView extends StoredProfile {
+/** The profile document itself, with its revision and update time beside its fields. */
+export type ProfileDocument = Profile & { revision: number; updatedAt: string };
+
+export interface ProfileView extends ProfileDocument {
   /** The automatic Score → Tailor → Cover batch this update started (null when none could start). */
   batch: { runId: string; workflowId: string } | null;
 }
@@ -24,20 +27,26 @@ export class ProfileService {
     this.profiles = new ProfileRepository(uow);
   }
 
-  get(): Promise<StoredProfile> {
-    return this.profiles.get();
+  async get(): Promise<ProfileDocument> {
+    return documentOf(await this.profiles.get());
   }
 
   async put(profile: Profile): Promise<ProfileView> {
-    const stored = await this.profiles.put(toPlain(profile));
+    // A document read back from GET may carry revision and updatedAt: they are not part of the profile.
+    const { revision: _revision, updatedAt: _updatedAt, ...fields } = profile as ProfileDocument;
+    const stored = await this.profiles.put(toPlain(fields));
     let batch: ProfileView['batch'] = null;
     try {
       batch = await this.runs.startRun({ stages: ['score', 'tailor', 'cover'], scope: 'profile_update', profileRevision: stored.revision });
     } catch (err) {
       this.log.warn(`profile revision ${stored.revision} saved; its preparation batch did not start (${(err as Error).message}); idle recovery will pick it up`);
     }
-    return { ...stored, batch };
+    return { ...documentOf(stored), batch };
   }
+}
+
+function documentOf(stored: StoredProfile): ProfileDocument {
+  return { ...stored.profile, revision: stored.revision, updatedAt: stored.updatedAt };
 }
 
 /** DTO class instances → the plain document that is stored (no prototype, no undefined keys). */
