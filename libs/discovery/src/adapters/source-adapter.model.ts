@@ -1,4 +1,5 @@
 import type { HttpClient } from '@jobctrl/shared/http';
+import type { PostingFields } from '@jobctrl/shared/jobs';
 
 /**
  * The contract between discovery sources and the rest of discovery: an adapter turns one configured
@@ -24,31 +25,9 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
 // timeouts), so every adapter request obeys that policy. One definition, in ../http.
 export type { HttpClient } from '@jobctrl/shared/http';
 
-/** One posting as a source published it, mapped onto common fields; nothing is invented. */
-export interface DiscoveredPosting {
+/** One posting as a source published it (the job store's posting fields), from a source of this kind. */
+export interface DiscoveredPosting extends PostingFields {
   sourceKind: SourceKind;
-  /** The source's own id (JobStreaming prefixes the board: "remotive:123"). */
-  externalId: string;
-  title: string;
-  /** The source's company name; sources that publish none (Lever, Ashby) give their board token. */
-  company: string;
-  location: string | null;
-  /** true/false only when the source says so (a flag, or "Remote" in the location); null = unknown. */
-  remote: boolean | null;
-  /** The posting's public page: the canonical URL later stages fetch and deduplicate on. */
-  url: string;
-  applyUrl: string | null;
-  descriptionHtml: string | null;
-  /** Readable text: paragraphs separated by blank lines, list items as "- item". */
-  descriptionText: string | null;
-  /** ISO 8601 (UTC, with milliseconds). */
-  postedAt: string | null;
-  /** Pay as free text, e.g. "USD 120,000 - 150,000 per year" or the source's own wording. */
-  salaryText: string | null;
-  /** schema.org vocabulary when recognised (FULL_TIME, PART_TIME, CONTRACTOR, INTERN, TEMPORARY), else as published. */
-  employmentType: string | null;
-  /** Skills, departments, teams or categories as the source tags them; deduplicated. */
-  tags: string[];
 }
 
 export interface DiscoverContext {

@@ -3,16 +3,7 @@
  * goes on to pending_tailor → pending_cover → prepared (or cover_rejected when no letter passed its
  * review pair); a job below the threshold stops at scored.
  */
-export type JobStage =
-  | 'pending_enrichment'
-  | 'pending_score'
-  | 'pending_tailor'
-  | 'pending_cover'
-  | 'scored'
-  | 'prepared'
-  | 'cover_rejected';
-
-export const JOB_STAGES: readonly JobStage[] = [
+export const JOB_STAGES = [
   'pending_enrichment',
   'pending_score',
   'pending_tailor',
@@ -20,7 +11,9 @@ export const JOB_STAGES: readonly JobStage[] = [
   'scored',
   'prepared',
   'cover_rejected',
-];
+] as const;
+
+export type JobStage = (typeof JOB_STAGES)[number];
 
 /** Stages a preparation workflow still has work in. */
 export const PREPARATION_PENDING_STAGES: readonly JobStage[] = ['pending_score', 'pending_tailor', 'pending_cover'];
@@ -33,27 +26,40 @@ export const SPEND_CEILING_REACHED_STATUS = 'spend_ceiling_reached' as const;
 /** How the detail capture went: robots-blocked and retryable failures may be re-admitted once per live consumer. */
 export type EnrichmentStatus = 'pending' | 'enriched' | 'robots_blocked' | 'failed_retryable' | 'failed';
 
+/** One posting as a source published it, mapped onto common fields; nothing is invented. */
+export interface PostingFields {
+  /** The source's own id (JobStreaming prefixes the board: "remotive:123"). */
+  externalId: string;
+  title: string;
+  /** The source's company name; sources that publish none (Lever, Ashby) give their board token. */
+  company: string;
+  location: string | null;
+  /** true/false only when the source says so (a flag, or "Remote" in the location); null = unknown. */
+  remote: boolean | null;
+  /** The posting's public page: the canonical URL later stages fetch and deduplicate on. */
+  url: string;
+  applyUrl: string | null;
+  descriptionHtml: string | null;
+  /** Readable text: paragraphs separated by blank lines, list items as "- item". */
+  descriptionText: string | null;
+  /** ISO 8601 (UTC, with milliseconds). */
+  postedAt: string | null;
+  /** Pay as free text, e.g. "USD 120,000 - 150,000 per year" or the source's own wording. */
+  salaryText: string | null;
+  /** schema.org vocabulary when recognised (FULL_TIME, PART_TIME, CONTRACTOR, INTERN, TEMPORARY), else as published. */
+  employmentType: string | null;
+  /** Skills, departments, teams or categories as the source tags them; deduplicated. */
+  tags: string[];
+}
+
 /** One observation of a posting by one source, with its identity already computed. */
-export interface ObservedPosting {
+export interface ObservedPosting extends PostingFields {
   jobKey: string;
   idempotencyKey: string;
   contentKey: string | null;
   canonicalUrl: string | null;
   sourceId: string;
   sourceKind: string;
-  externalId: string;
-  title: string;
-  company: string;
-  location: string | null;
-  remote: boolean | null;
-  url: string;
-  applyUrl: string | null;
-  descriptionHtml: string | null;
-  descriptionText: string | null;
-  postedAt: string | null;
-  salaryText: string | null;
-  employmentType: string | null;
-  tags: string[];
 }
 
 export interface JobRecord {
