@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SettingsService } from '@jobctrl/shared/config';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { msUntilNextSpendDay, SpendLedgerRepository, type SpendLane } from '@jobctrl/shared/llm';
+import { msUntilNextSpendDay, spendCeilingReached, SpendLedgerRepository, type SpendLane } from '@jobctrl/shared/llm';
 
 export interface SpendView {
   day: string;
@@ -40,7 +40,7 @@ export class SpendService {
       spentUsd: round(summary.totalUsd),
       ceilingUsd,
       remainingUsd: round(Math.max(0, ceilingUsd - summary.totalUsd)),
-      ceilingReached: llm.provider !== 'extractive' && summary.totalUsd >= ceilingUsd,
+      ceilingReached: spendCeilingReached(llm.provider, summary.totalUsd, ceilingUsd),
       resetsAt: new Date(now + msUntilNextSpendDay(now)).toISOString(),
       byLane: Object.fromEntries(Object.entries(summary.byLane).map(([lane, usd]) => [lane, round(usd)])) as Record<SpendLane, number>,
       calls: summary.calls,

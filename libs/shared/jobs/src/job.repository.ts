@@ -249,6 +249,7 @@ function toRecord(r: JobRow, sources: SourceRow[]): JobRecord {
 /** Thrown by stage activities for a job that no longer exists (non-retryable: a retry cannot bring it back). */
 export class JobNotFoundError extends Error {
   readonly code = 'job_not_found';
+  readonly nonRetryable = true;
   constructor(readonly jobKey: string) {
     super(`no job ${jobKey}`);
   }

@@ -64,10 +64,17 @@ export function toSpendfulFailure(err: unknown): unknown {
   }
   if (err instanceof ApplicationFailure) return err;
   if (isLlmError(err)) return toActivityFailure(err);
-  // Domain errors that carry a taxonomy code (job_not_found, ...) are final for this job.
-  const code = err instanceof Error ? (err as Error & { code?: unknown }).code : undefined;
-  if (typeof code === 'string' && /^[a-z_]+$/.test(code)) {
-    return ApplicationFailure.create({ message: (err as Error).message, type: code, nonRetryable: true });
-  }
+  // Domain errors that declare themselves final (job_not_found, ...) keep their taxonomy code.
+  if (isFinalDomainError(err)) return ApplicationFailure.create({ message: err.message, type: err.code, nonRetryable: true });
   return err;
+}
+
+/** An error a retry cannot fix, with its taxonomy code (e.g. JobNotFoundError in shared/jobs). */
+export interface FinalDomainError extends Error {
+  code: string;
+  nonRetryable: true;
+}
+
+function isFinalDomainError(err: unknown): err is FinalDomainError {
+  return err instanceof Error && typeof (err as Partial<FinalDomainError>).code === 'string' && (err as Partial<FinalDomainError>).nonRetryable === true;
 }

@@ -20,6 +20,11 @@ export function spendDay(now = Date.now()): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
+/** The extractive provider spends nothing, so the ceiling never stops it (even a ceiling of 0). */
+export function spendCeilingReached(provider: string, spentUsd: number, ceilingUsd: number): boolean {
+  return provider !== 'extractive' && spentUsd >= ceilingUsd;
+}
+
 /** Milliseconds until the next local midnight (when the ceiling resets). */
 export function msUntilNextSpendDay(now = Date.now()): number {
   const d = new Date(now);
