@@ -70,7 +70,6 @@ export function buildActivities(deps: ActivityDeps) {
     ...createTailoringActivities(stage),
     ...createCoverLetterActivities({ ...stage, reviews, reviewDatabase: deps.uow, processDatabasePath: deps.uow.databasePath }),
     ...createPreparationActivities({
-      jobs,
       prep,
       runs: new PipelineRunRepository(deps.uow),
       ledger,

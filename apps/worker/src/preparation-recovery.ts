@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { JobPipelineInput, PIPELINE_WORKFLOW_TYPE } from '@jobctrl/pipeline/contracts';
-import { PREPARATION_PENDING_STAGES, type PreparationRepository } from '@jobctrl/shared/jobs';
+import type { PreparationRepository } from '@jobctrl/shared/jobs';
 import type { ActivityGauge } from '@jobctrl/shared/temporal';
 
 /** One recovery batch at a time, whichever worker noticed first. */
@@ -12,7 +12,7 @@ export interface PreparationRecoveryOptions {
   gauge: ActivityGauge;
   prep: PreparationRepository;
   /** preparation_recovery_idle_minutes and pipeline_internal_concurrency, read live. */
-  settings: () => { idleMs: number; internalConcurrency: number };
+  settings: () => { recoveryIdleMs: number; internalConcurrency: number };
   profileRevision: () => Promise<number>;
   log: (message: string) => void;
 }
@@ -43,10 +43,10 @@ export class PreparationRecovery {
       this.idleSince = now;
       return false;
     }
-    const { idleMs, internalConcurrency } = this.o.settings();
+    const { recoveryIdleMs: idleMs, internalConcurrency } = this.o.settings();
     if (now - this.idleSince < idleMs) return false;
     const revision = await this.o.profileRevision();
-    const stuck = await this.o.prep.selectForPreparation({ stages: PREPARATION_PENDING_STAGES, staleBelowRevision: revision, idleSinceMs: now - idleMs, limit: 1 });
+    const stuck = await this.o.prep.selectStuck({ revision, idleSinceMs: now - idleMs, limit: 1 });
     if (stuck.length === 0) return false;
     const input: JobPipelineInput = { runId: RECOVERY_WORKFLOW_ID, stages: ['score', 'tailor', 'cover'], scope: 'idle_recovery', internalConcurrency };
     try {

@@ -13,18 +13,11 @@ export async function startPreparation(job: { jobKey: string; idempotencyKey: st
 }
 
 export async function startPreparationWith(client: Client, taskQueue: string, job: { jobKey: string; idempotencyKey: string }, mode: 'score' | 'full' = 'score'): Promise<void> {
-  const input: JobPreparationInput = { jobKey: job.jobKey, idempotencyKey: job.idempotencyKey, mode };
   try {
-    await client.workflow.start(PREPARATION_WORKFLOW_TYPE, {
-      taskQueue,
-      workflowId: prepWorkflowId(job.idempotencyKey),
-      args: [input],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      // USE_EXISTING only covers a running execution; once it closed, a late handoff or fan-out must
-      // not start a second one. Only a failed preparation may be started again (by recovery) — and a
-      // straggler carried on in full mode, whose score-only execution closed at pending_tailor.
-      workflowIdReusePolicy: mode === 'full' ? 'ALLOW_DUPLICATE' : 'ALLOW_DUPLICATE_FAILED_ONLY',
-    });
+    // USE_EXISTING only covers a running execution; once it closed, a late handoff or fan-out must
+    // not start a second one. Only a failed preparation may be started again (by recovery) — and a
+    // straggler carried on in full mode, whose score-only execution closed at pending_tailor.
+    await startExecution(client, taskQueue, { jobKey: job.jobKey, idempotencyKey: job.idempotencyKey, mode }, mode === 'full' ? 'ALLOW_DUPLICATE' : 'ALLOW_DUPLICATE_FAILED_ONLY');
   } catch (err) {
     // A completed execution with this id: the job was already prepared (the reuse policy refuses it).
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -36,14 +29,19 @@ export async function startPreparationWith(client: Client, taskQueue: string, jo
  * handoff's score-only run is awaited, not duplicated), and a new execution once the previous one
  * closed — batches select jobs by stage, so a closed execution only means the job has more to do.
  */
-export async function startPreparationForBatch(job: { jobKey: string; idempotencyKey: string }, input: JobPreparationInput): Promise<void> {
+export async function startPreparationForBatch(input: JobPreparationInput): Promise<void> {
   const ctx = Context.current();
-  await ctx.client.workflow.start(PREPARATION_WORKFLOW_TYPE, {
-    taskQueue: ctx.info.taskQueue,
-    workflowId: prepWorkflowId(job.idempotencyKey),
+  await startExecution(ctx.client, ctx.info.taskQueue, input, 'ALLOW_DUPLICATE');
+}
+
+/** Every path starts prep-{idempotency_key} with USE_EXISTING; they differ only in the reuse policy. */
+function startExecution(client: Client, taskQueue: string, input: JobPreparationInput, reuse: 'ALLOW_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY') {
+  return client.workflow.start(PREPARATION_WORKFLOW_TYPE, {
+    taskQueue,
+    workflowId: prepWorkflowId(input.idempotencyKey),
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    workflowIdReusePolicy: reuse,
   });
 }
 

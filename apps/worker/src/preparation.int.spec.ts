@@ -183,7 +183,7 @@ describe('Preparation against the board simulator', () => {
           taskQueue: s.taskQueue,
           gauge: s.jw.gauge,
           prep: new PreparationRepository(s.uow),
-          settings: () => ({ idleMs: 0, internalConcurrency: 2 }),
+          settings: () => ({ recoveryIdleMs: 0, internalConcurrency: 2 }),
           profileRevision: async () => (await new ProfileRepository(s.uow).get()).revision,
           log: () => undefined,
         });

@@ -32,7 +32,15 @@ export class WorkerRuntime {
     let clientConnection: Connection | undefined;
     // Spend ceiling, score threshold, recovery idle time and internal concurrency apply without a restart.
     const live = createLiveSettingsReader(this.config);
-    const { llm } = this.config;
+    const preparationLive = () => {
+      const s = live();
+      return {
+        dailySpendCeilingUsd: s.daily_spend_ceiling_usd,
+        tailorScoreThreshold: s.tailor_score_threshold,
+        recoveryIdleMs: s.preparation_recovery_idle_minutes * 60_000,
+        internalConcurrency: s.pipeline_internal_concurrency,
+      };
+    };
     try {
       jw = await createJobctrlWorker({
         connection,
@@ -44,20 +52,7 @@ export class WorkerRuntime {
           internalConcurrency: this.config.pipelineInternalConcurrency,
           hostPolicy: this.config.hostPolicy,
           browserExecutablePath: this.config.browserExecutablePath,
-          preparation: {
-            llm: {
-              provider: llm.provider,
-              ...(llm.model ? { model: llm.model } : {}),
-              ...(llm.baseUrl ? { baseUrl: llm.baseUrl } : {}),
-              ...(llm.apiKey ? { apiKey: llm.apiKey } : {}),
-              prices: llm.prices,
-              timeoutMs: llm.timeoutMs,
-            },
-            live: () => {
-              const s = live();
-              return { dailySpendCeilingUsd: s.daily_spend_ceiling_usd, tailorScoreThreshold: s.tailor_score_threshold, recoveryIdleMs: s.preparation_recovery_idle_minutes * 60_000 };
-            },
-          },
+          preparation: { llm: this.config.llm, live: preparationLive },
         },
       });
       const { identity } = jw;
@@ -82,10 +77,7 @@ export class WorkerRuntime {
         taskQueue: temporal.taskQueue,
         gauge: jw.gauge,
         prep: new PreparationRepository(this.uow),
-        settings: () => {
-          const s = live();
-          return { idleMs: s.preparation_recovery_idle_minutes * 60_000, internalConcurrency: s.pipeline_internal_concurrency };
-        },
+        settings: preparationLive,
         profileRevision: async () => (await profiles.get()).revision,
         log: (m) => this.logger.warn(m),
       });

@@ -32,13 +32,12 @@ async function world(settings: Partial<ReturnType<PreparationActivityDeps['setti
   const closed = new Set<string>();
   const live = { provider: 'openai', dailySpendCeilingUsd: 1, recoveryIdleMs: 60_000, ...settings };
   const activities = createPreparationActivities({
-    jobs,
     prep,
     runs,
     ledger,
     settings: () => live,
     profileRevision: async () => (await profiles.get()).revision,
-    startPreparation: async (job, input) => void started.push({ key: job.idempotencyKey, mode: input.mode, stages: input.stages, notify: input.notifyWorkflowId }),
+    startPreparation: async (input) => void started.push({ key: input.idempotencyKey, mode: input.mode, stages: input.stages, notify: input.notifyWorkflowId }),
     describePreparation: async (job) => ({ closed: closed.has(job.idempotencyKey), failed: false }),
     wakePaused: async (paused) => void woken.push(...paused.map((j) => j.jobKey)),
   });

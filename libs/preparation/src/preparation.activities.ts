@@ -1,19 +1,18 @@
 import type {
   JobPreparationInput,
   PreparationBatchActivities,
-  PreparationBatchInput,
   PreparationPoll,
-  PreparationStage,
+  PreparationSelection,
   PreparationStatusActivities,
   SpendActivities,
   SpendBudget,
 } from '@jobctrl/pipeline/contracts';
-import type { JobRepository, JobStage, PipelineRunRepository, PreparationRepository, PreparationTarget } from '@jobctrl/shared/jobs';
-import { PREPARATION_PENDING_STAGES, SPEND_CEILING_REACHED_STATUS } from '@jobctrl/shared/jobs';
-import { msUntilNextSpendDay, spendDay, type SpendLedgerRepository } from '@jobctrl/shared/llm';
+import { PENDING_STAGE_OF } from '@jobctrl/pipeline/contracts';
+import type { PipelineRunRepository, PreparationRepository, PreparationTarget } from '@jobctrl/shared/jobs';
+import { SPEND_CEILING_REACHED_STATUS } from '@jobctrl/shared/jobs';
+import { msUntilNextSpendDay, spendCeilingReached, spendDay, type SpendLedgerRepository } from '@jobctrl/shared/llm';
 
 export interface PreparationActivityDeps {
-  jobs: JobRepository;
   prep: PreparationRepository;
   runs: PipelineRunRepository;
   ledger: SpendLedgerRepository;
@@ -25,15 +24,13 @@ export interface PreparationActivityDeps {
    * Starts a job's preparation workflow (USE_EXISTING; a new execution once the previous one
    * closed). Injected: the worker starts it through the activity's own Temporal client.
    */
-  startPreparation: (job: PreparationTarget, input: JobPreparationInput) => Promise<void>;
+  startPreparation: (input: JobPreparationInput) => Promise<void>;
   /** Whether the job's latest prep-{key} execution is closed, and whether it closed other than completed. */
   describePreparation: (job: PreparationTarget) => Promise<{ closed: boolean; failed: boolean }>;
   /** Wakes paused preparations (signal) once the budget is available again; best effort. */
   wakePaused: (jobs: PreparationTarget[]) => Promise<void>;
   clock?: () => number;
 }
-
-const STAGE_OF: Record<PreparationStage, JobStage> = { score: 'pending_score', tailor: 'pending_tailor', cover: 'pending_cover' };
 
 /**
  * The preparation control activities: the spend preflight (local control lane), a job's pause
@@ -48,8 +45,7 @@ export function createPreparationActivities(deps: PreparationActivityDeps): Spen
       const s = deps.settings();
       const t = now();
       const summary = await deps.ledger.summary(spendDay(t));
-      // The extractive provider spends nothing, so the ceiling never stops it (even a 0 ceiling).
-      const allowed = s.provider === 'extractive' || summary.totalUsd < s.dailySpendCeilingUsd;
+      const allowed = !spendCeilingReached(s.provider, summary.totalUsd, s.dailySpendCeilingUsd);
       return { allowed, spentUsd: summary.totalUsd, ceilingUsd: s.dailySpendCeilingUsd, day: summary.day, msUntilReset: msUntilNextSpendDay(t) };
     },
 
@@ -64,7 +60,7 @@ export function createPreparationActivities(deps: PreparationActivityDeps): Spen
     async startPreparations({ jobs, stages, notifyWorkflowId, spendRecheckSeconds }) {
       const mode: JobPreparationInput['mode'] = stages.some((s) => s !== 'score') ? 'full' : 'score';
       for (const job of jobs) {
-        await deps.startPreparation(job, {
+        await deps.startPreparation({
           jobKey: job.jobKey,
           idempotencyKey: job.idempotencyKey,
           mode,
@@ -76,14 +72,10 @@ export function createPreparationActivities(deps: PreparationActivityDeps): Spen
     },
 
     async pollPreparations({ jobs }): Promise<PreparationPoll[]> {
-      return Promise.all(
-        jobs.map(async (job) => {
-          const { closed, failed } = await deps.describePreparation(job);
-          // Read after the describe: a closed execution's last stage write is already committed.
-          const stage = (await deps.jobs.get(job.jobKey))?.stage ?? 'missing';
-          return { ...job, closed, failed, stage };
-        }),
-      );
+      const states = await Promise.all(jobs.map((job) => deps.describePreparation(job)));
+      // Read after the describes: a closed execution's last stage write is already committed.
+      const stages = await deps.prep.stagesOf(jobs.map((job) => job.jobKey));
+      return jobs.map((job, i) => ({ ...job, ...states[i], stage: stages.get(job.jobKey) ?? 'missing' }));
     },
 
     async recordPreparationProgress({ runId, ...progress }) {
@@ -100,20 +92,16 @@ export function createPreparationActivities(deps: PreparationActivityDeps): Spen
 
 async function selectTargets(
   deps: PreparationActivityDeps,
-  input: Pick<PreparationBatchInput, 'scope' | 'stages' | 'discoveryRunId' | 'profileRevision'>,
+  input: PreparationSelection,
   t: number,
 ): Promise<PreparationTarget[]> {
-  const stages = input.stages.map((s) => STAGE_OF[s]);
+  const stages = input.stages.map((s) => PENDING_STAGE_OF[s]);
   switch (input.scope) {
     case 'run':
       return deps.prep.selectForPreparation({ stages, ...(input.discoveryRunId ? { runId: input.discoveryRunId } : {}) });
     case 'profile_update':
       return deps.prep.selectForPreparation({ stages, staleBelowRevision: input.profileRevision ?? (await deps.profileRevision()) });
     case 'idle_recovery':
-      return deps.prep.selectForPreparation({
-        stages: PREPARATION_PENDING_STAGES.filter((s) => stages.includes(s)),
-        staleBelowRevision: await deps.profileRevision(),
-        idleSinceMs: t - deps.settings().recoveryIdleMs,
-      });
+      return deps.prep.selectStuck({ stages, revision: await deps.profileRevision(), idleSinceMs: t - deps.settings().recoveryIdleMs });
   }
 }

@@ -35,15 +35,13 @@ export interface JobPipelineInput {
   spendRecheckSeconds?: number;
 }
 
-export interface PreparationBatchInput {
-  runId: string;
-  stages: PreparationStage[];
+/** Which jobs a batch takes (see PreparationScope). */
+export interface PreparationSelection {
   scope: PreparationScope;
-  concurrency: number;
+  stages: PreparationStage[];
   /** Restrict to this discovery run's jobs. */
   discoveryRunId?: string;
   profileRevision?: number;
-  spendRecheckSeconds?: number;
 }
 
 export interface PreparationBatchResult {
@@ -119,7 +117,7 @@ export interface PreparationPoll extends PreparationTarget {
  * signals, so a batch holds no activity slot while its jobs are being prepared.
  */
 export interface PreparationBatchActivities {
-  selectPreparationTargets(input: Pick<PreparationBatchInput, 'scope' | 'stages' | 'discoveryRunId' | 'profileRevision'>): Promise<PreparationTarget[]>;
+  selectPreparationTargets(input: PreparationSelection): Promise<PreparationTarget[]>;
   /** Starts (USE_EXISTING; a new execution once the previous one closed) each job's prep-{key} workflow. */
   startPreparations(input: { jobs: PreparationTarget[]; stages: PreparationStage[]; notifyWorkflowId: string; spendRecheckSeconds?: number }): Promise<void>;
   pollPreparations(input: { jobs: PreparationTarget[] }): Promise<PreparationPoll[]>;

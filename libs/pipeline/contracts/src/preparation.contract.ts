@@ -18,6 +18,13 @@ export const PREP_STAGED_PATCH = 'prep-staged-preparation-v1';
 export type PreparationStage = 'score' | 'tailor' | 'cover';
 export const PREPARATION_STAGES: readonly PreparationStage[] = ['score', 'tailor', 'cover'];
 
+/** The job stage in which each preparation stage's work waits. */
+export const PENDING_STAGE_OF: Readonly<Record<PreparationStage, 'pending_score' | 'pending_tailor' | 'pending_cover'>> = {
+  score: 'pending_score',
+  tailor: 'pending_tailor',
+  cover: 'pending_cover',
+};
+
 /** A cover letter gets this many drafts; the last rejected draft leaves the job cover_rejected. */
 export const COVER_LETTER_MAX_ATTEMPTS = 2;
 

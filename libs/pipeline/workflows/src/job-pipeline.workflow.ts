@@ -22,19 +22,7 @@ export async function jobPipelineWorkflow(input: JobPipelineInput): Promise<JobP
     }
     const stages = PREPARATION_STAGES.filter((s): s is PreparationStage => (input.stages as string[]).includes(s));
     if (stages.length > 0) {
-      result.preparation = await runPreparationBatch(
-        {
-          runId: input.runId,
-          stages,
-          scope: input.scope,
-          concurrency: input.internalConcurrency,
-          ...(input.stages.includes('discover') ? { discoveryRunId: input.runId } : {}),
-          ...(input.profileRevision !== undefined ? { profileRevision: input.profileRevision } : {}),
-          ...(input.spendRecheckSeconds !== undefined ? { spendRecheckSeconds: input.spendRecheckSeconds } : {}),
-        },
-        { ...input, ...(result.discover ? { resume: { ...input.resume, discover: result.discover } as JobPipelineInput['resume'] } : {}) },
-        input.resume?.batch,
-      );
+      result.preparation = await runPreparationBatch(input, stages, result.discover);
     }
     await recordLifecycle('completed', { ...result });
     return result;

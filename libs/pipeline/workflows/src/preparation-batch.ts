@@ -1,24 +1,22 @@
 import { condition, continueAsNew, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type {
   ActivePreparation,
+  DiscoverWorkflowResult,
   JobPipelineInput,
   PreparationBatchActivities,
-  PreparationBatchInput,
   PreparationBatchResult,
   PreparationBatchState,
   PreparationDone,
   PreparationPoll,
   PreparationStage,
 } from '@jobctrl/pipeline/contracts';
-import { PREPARATION_DONE_SIGNAL, retryPolicy } from '@jobctrl/pipeline/contracts';
+import { PENDING_STAGE_OF, PREPARATION_DONE_SIGNAL, retryPolicy } from '@jobctrl/pipeline/contracts';
 import { checkBudget } from './spend.helpers';
 
 const control = proxyActivities<PreparationBatchActivities>({
   startToCloseTimeout: '1 minute',
   retry: retryPolicy('preparationBatchControl'),
 });
-
-const STAGE_OF: Record<PreparationStage, string> = { score: 'pending_score', tailor: 'pending_tailor', cover: 'pending_cover' };
 
 /** Fallback poll: a started job's own signal usually ends the wait sooner. */
 const POLL_MS = 5_000;
@@ -36,10 +34,12 @@ const preparationDone = defineSignal<[PreparationDone]>(PREPARATION_DONE_SIGNAL)
  * spend_ceiling_reached while the budget is exhausted; jobs pause in their own workflows.
  */
 export async function runPreparationBatch(
-  input: PreparationBatchInput,
   pipeline: JobPipelineInput,
-  resume?: PreparationBatchState,
+  stages: PreparationStage[],
+  discover?: DiscoverWorkflowResult,
 ): Promise<PreparationBatchResult> {
+  const { runId, spendRecheckSeconds } = pipeline;
+  const resume = pipeline.resume?.batch;
   // How the jobs this batch started ended, as they reported it (a job attached to an execution
   // another path started reports nothing and is found by the poll).
   const reported = new Map<string, PreparationDone>();
@@ -49,10 +49,11 @@ export async function runPreparationBatch(
 
   const state: PreparationBatchState = resume ?? {
     queue: await control.selectPreparationTargets({
-      scope: input.scope,
-      stages: input.stages,
-      ...(input.discoveryRunId ? { discoveryRunId: input.discoveryRunId } : {}),
-      ...(input.profileRevision !== undefined ? { profileRevision: input.profileRevision } : {}),
+      scope: pipeline.scope,
+      stages,
+      // A run that discovers prepares its own jobs; otherwise every job pending a selected stage.
+      ...(pipeline.stages.includes('discover') ? { discoveryRunId: runId } : {}),
+      ...(pipeline.profileRevision !== undefined ? { profileRevision: pipeline.profileRevision } : {}),
     }),
     active: [],
     result: { selected: 0, completed: 0, failed: 0, stages: {} },
@@ -60,27 +61,27 @@ export async function runPreparationBatch(
   };
   if (!resume) {
     state.result.selected = state.queue.length;
-    await reportProgress(input.runId, state);
+    await reportProgress(runId, state);
   }
-  const selected = new Set(input.stages.map((s) => STAGE_OF[s]));
+  const selected = new Set<string>(stages.map((s) => PENDING_STAGE_OF[s]));
   const notifyWorkflowId = workflowInfo().workflowId;
 
   while (state.queue.length > 0 || state.active.length > 0) {
     const budget = await checkBudget();
     if (budget.allowed === state.blocked) {
       state.blocked = !budget.allowed;
-      await control.setRunBlocked({ runId: input.runId, blocked: state.blocked });
+      await control.setRunBlocked({ runId: runId, blocked: state.blocked });
     }
 
-    const room = Math.max(1, input.concurrency) - state.active.length;
+    const room = Math.max(1, pipeline.internalConcurrency) - state.active.length;
     const starting: ActivePreparation[] = state.queue.splice(0, Math.max(0, room)).map((t) => ({ ...t, starts: 'starts' in t ? (t as ActivePreparation).starts : 0 }));
     if (starting.length > 0) {
       for (const job of starting) reported.delete(job.idempotencyKey);
       await control.startPreparations({
         jobs: starting.map(({ jobKey, idempotencyKey }) => ({ jobKey, idempotencyKey })),
-        stages: input.stages,
+        stages,
         notifyWorkflowId,
-        ...(input.spendRecheckSeconds !== undefined ? { spendRecheckSeconds: input.spendRecheckSeconds } : {}),
+        ...(spendRecheckSeconds !== undefined ? { spendRecheckSeconds } : {}),
       });
       state.active.push(...starting.map((j) => ({ ...j, starts: j.starts + 1 })));
     }
@@ -114,13 +115,13 @@ export async function runPreparationBatch(
     }
     const finished = state.result.completed + state.result.failed;
     state.active = stillActive;
-    if (finished !== doneBefore) await reportProgress(input.runId, state);
+    if (finished !== doneBefore) await reportProgress(runId, state);
 
     if (workflowInfo().historyLength > (pipeline.batchHistoryLimit ?? HISTORY_LIMIT) && (state.queue.length > 0 || state.active.length > 0)) {
-      await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { ...pipeline.resume, batch: state } });
+      await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { batch: state, ...(discover ? { discover } : {}) } });
     }
   }
-  if (state.blocked) await control.setRunBlocked({ runId: input.runId, blocked: false });
+  if (state.blocked) await control.setRunBlocked({ runId: runId, blocked: false });
   return state.result;
 }
 

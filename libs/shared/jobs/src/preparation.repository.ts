@@ -1,5 +1,5 @@
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import type { JobStage, PrepStatus } from './job.model';
+import { PREPARATION_PENDING_STAGES, type JobStage, type PrepStatus } from './job.model';
 
 export interface PreparationTarget {
   jobKey: string;
@@ -111,6 +111,28 @@ export class PreparationRepository {
       manager.query(`SELECT j.job_key, j.idempotency_key FROM jobs j WHERE ${where.join(' AND ')} ORDER BY j.job_key LIMIT ?`, [...params, opts.limit ?? -1]),
     );
     return rows.map((r) => ({ jobKey: r.job_key, idempotencyKey: r.idempotency_key }));
+  }
+
+  /**
+   * The idle recovery's jobs: left in a pending preparation stage, or scored against an older
+   * profile, and untouched since `idleSinceMs`.
+   */
+  async selectStuck(opts: { revision: number; idleSinceMs: number; stages?: readonly JobStage[]; limit?: number }): Promise<PreparationTarget[]> {
+    return this.selectForPreparation({
+      stages: opts.stages ?? PREPARATION_PENDING_STAGES,
+      staleBelowRevision: opts.revision,
+      idleSinceMs: opts.idleSinceMs,
+      ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+    });
+  }
+
+  /** The current stage of each job that still exists, in one query. */
+  async stagesOf(jobKeys: readonly string[]): Promise<Map<string, JobStage>> {
+    if (jobKeys.length === 0) return new Map();
+    const rows: Array<{ job_key: string; stage: JobStage }> = await this.uow.run(({ manager }) =>
+      manager.query(`SELECT job_key, stage FROM jobs WHERE job_key IN (${jobKeys.map(() => '?').join(', ')})`, [...jobKeys]),
+    );
+    return new Map(rows.map((r) => [r.job_key, r.stage]));
   }
 
   /** Jobs paused at the spend ceiling. */
