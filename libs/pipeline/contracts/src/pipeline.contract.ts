@@ -23,18 +23,6 @@ export function pipelineWorkflowId(runId: string): string {
  */
 export type PreparationScope = 'run' | 'profile_update' | 'idle_recovery';
 
-export interface JobPipelineInput {
-  runId: string;
-  stages: PipelineStage[];
-  sourceIds?: string[];
-  scope: PreparationScope;
-  /** pipeline_internal_concurrency, snapshotted when the run was started: jobs prepared at once. */
-  internalConcurrency: number;
-  /** profile_update: the profile revision that triggered the batch. */
-  profileRevision?: number;
-  spendRecheckSeconds?: number;
-}
-
 /** Which jobs a batch takes (see PreparationScope). */
 export interface PreparationSelection {
   scope: PreparationScope;
