@@ -1,4 +1,5 @@
-import { sampleProfile, samplePosting, scriptedLlmClient } from '@jobctrl/shared/profile';
+import { scriptedLlmClient } from '@jobctrl/shared/llm';
+import { sampleProfile, samplePosting } from '@jobctrl/shared/profile';
 import { composeCoverLetterExtractive } from './extractive-letter.composer';
 import { COVER_LETTER_SCHEMA, parseCoverLetterAnswer, writeCoverLetterWithModel } from './model-letter.writer';
 

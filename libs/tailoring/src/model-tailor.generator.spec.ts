@@ -1,4 +1,5 @@
-import { sampleProfile, samplePosting, scriptedLlmClient } from '@jobctrl/shared/profile';
+import { scriptedLlmClient } from '@jobctrl/shared/llm';
+import { sampleProfile, samplePosting } from '@jobctrl/shared/profile';
 import { tailorResumeExtractive } from './extractive-tailor.rules';
 import { TAILORED_RESUME_SCHEMA, parseTailoredResumeAnswer, tailorResumeWithModel, type TailoredResumeAnswer } from './model-tailor.generator';
 

@@ -10,3 +10,4 @@ export * from './testing/llm-simulator';
 export * from './spend-ledger.repository';
 export * from './spend-gate';
 export * from './llm-runtime';
+export * from './testing/scripted-llm.fake';

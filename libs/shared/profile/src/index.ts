@@ -24,8 +24,7 @@ export {
   type RelevanceJob,
   type Relevance,
 } from './job-relevance.rules';
-// Test support (pure data and an in-memory fake): exported so specs of every lib share one fixture.
+// Test support (pure data): exported so specs of every lib share one fixture.
 export { sampleProfile, samplePosting } from './testing/profile.fixture';
-export { scriptedLlmClient, type ScriptedAnswer, type ScriptedLlmClient } from './testing/scripted-llm.fake';
 export * from './profile.repository';
 export { LEGAL_SUFFIXES, containsRun, nameTokens, nameWords } from './organisation-name.rules';

@@ -1,11 +1,11 @@
-import type { LlmClient, LlmUsage, StructuredRequest, StructuredResult } from '@jobctrl/shared/llm';
+import type { LlmClient, LlmUsage, StructuredRequest, StructuredResult } from '../llm.types';
 
 /**
  * An in-memory LlmClient for unit tests of prompt/validation code (tailoring, cover letters, model
  * scoring). It answers from a script, one entry per `generate` call, and runs the request's own
  * `parse` on the answer, so a spec exercises the real validation; a parse failure is thrown as the
  * real client would after its repair attempt. The HTTP clients are tested in @jobctrl/shared/llm.
- * It lives here, beside the shared profile fixture, so the domain libs do not each copy it.
+ * It lives beside the protocol simulator, so the domain libs do not each copy it.
  */
 export type ScriptedAnswer = unknown | ((request: StructuredRequest<unknown>) => unknown);
 
