@@ -1,4 +1,5 @@
 import type { LlmClient, LlmUsage, StructuredRequest } from '@jobctrl/shared/llm';
+import { answerObject, requiredText } from '@jobctrl/shared/llm';
 import type { Profile } from '@jobctrl/shared/profile';
 import { MODEL_LETTER_VERSION, type CoverLetter, type CoverLetterJob } from './cover-letter.types';
 import { CLICHES, MAX_WORDS, MIN_WORDS, findPlaceholders } from './letter-review.rules';
@@ -70,12 +71,8 @@ export function coverLetterUserPrompt(profile: Profile, job: CoverLetterJob, fee
 
 /** The letter text; messages name the field, for the client's repair retry. */
 export function parseCoverLetterAnswer(value: unknown): string {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('answer: must be a JSON object');
-  for (const key of Object.keys(value)) if (key !== 'text') throw new Error(`${key}: unexpected property (allowed: text)`);
-  const text = (value as Record<string, unknown>)['text'];
-  if (text === undefined || text === null) throw new Error('text: is required');
-  if (typeof text !== 'string' || text.trim() === '') throw new Error('text: must be a non-empty string');
+  const text = requiredText(answerObject(value, ['text']), 'text');
   const placeholders = findPlaceholders(text);
   if (placeholders.length > 0) throw new Error(`text: contains template placeholders (${placeholders.join(', ')}); fill them from the profile and posting`);
-  return text.trim();
+  return text;
 }

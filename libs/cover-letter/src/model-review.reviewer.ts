@@ -1,4 +1,5 @@
 import type { LlmClient, LlmUsage, StructuredRequest } from '@jobctrl/shared/llm';
+import { answerObject, textList } from '@jobctrl/shared/llm';
 import type { Profile } from '@jobctrl/shared/profile';
 import { letterText, type CoverLetterJob, type LetterInput } from './cover-letter.types';
 import { CLICHES, MAX_WORDS, MIN_WORDS, factualReviewExtractive, type FactualReviewOptions } from './letter-review.rules';
@@ -93,17 +94,9 @@ function reviewRequest(kind: ReviewKind, system: string, user: string, signal?: 
 
 /** Strict validation of a model verdict; messages name the field. */
 export function parseReviewAnswer(value: unknown): { passed: boolean; issues: string[] } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('answer: must be a JSON object');
-  for (const key of Object.keys(value)) if (key !== 'passed' && key !== 'issues') throw new Error(`${key}: unexpected property (allowed: passed, issues)`);
-  const record = value as Record<string, unknown>;
+  const record = answerObject(value, ['passed', 'issues']);
   if (typeof record['passed'] !== 'boolean') throw new Error(record['passed'] === undefined ? 'passed: is required' : 'passed: must be true or false');
-  const issues = record['issues'];
-  if (issues === undefined || issues === null) throw new Error('issues: is required');
-  if (!Array.isArray(issues)) throw new Error('issues: must be an array of strings');
-  const list = issues.map((issue, i) => {
-    if (typeof issue !== 'string' || issue.trim() === '') throw new Error(`issues[${i}]: must be a non-empty string`);
-    return issue.trim();
-  });
+  const list = textList(record, 'issues');
   if (!record['passed'] && list.length === 0) throw new Error('issues: must list at least one problem when passed is false');
   return { passed: record['passed'], issues: list };
 }

@@ -1,4 +1,5 @@
 import type { LlmClient, LlmUsage, StructuredRequest } from '@jobctrl/shared/llm';
+import { answerObject, requiredField, requiredText, textList } from '@jobctrl/shared/llm';
 import type { Profile } from '@jobctrl/shared/profile';
 import type { ScoringJob } from './extractive-score.rules';
 
@@ -102,28 +103,10 @@ export function scoringUserPrompt(profile: Profile, job: ModelScoringJob): strin
 
 /** Strict validation of the model's answer; every message starts with the field it is about. */
 export function parseModelScoreAnswer(value: unknown): ModelScoreAnswer {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('answer: must be a JSON object');
-  const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!['score', 'rationale', 'matched', 'missing'].includes(key)) throw new Error(`${key}: unexpected property (allowed: score, rationale, matched, missing)`);
-  }
-  const score = record['score'];
-  if (score === undefined || score === null) throw new Error('score: is required');
+  const record = answerObject(value, ['score', 'rationale', 'matched', 'missing']);
+  const score = requiredField(record, 'score');
   if (typeof score !== 'number' || !Number.isInteger(score) || score < 0 || score > 100) {
     throw new Error(`score: must be an integer from 0 to 100 (got ${JSON.stringify(score)})`);
   }
-  const rationale = record['rationale'];
-  if (rationale === undefined || rationale === null) throw new Error('rationale: is required');
-  if (typeof rationale !== 'string' || rationale.trim() === '') throw new Error('rationale: must be a non-empty string');
-  return { score, rationale: rationale.trim(), matched: stringList(record, 'matched'), missing: stringList(record, 'missing') };
-}
-
-function stringList(record: Record<string, unknown>, field: string): string[] {
-  const value = record[field];
-  if (value === undefined || value === null) throw new Error(`${field}: is required`);
-  if (!Array.isArray(value)) throw new Error(`${field}: must be an array of strings`);
-  return value.map((item, i) => {
-    if (typeof item !== 'string' || item.trim() === '') throw new Error(`${field}[${i}]: must be a non-empty string`);
-    return item.trim();
-  });
+  return { score, rationale: requiredText(record, 'rationale'), matched: textList(record, 'matched'), missing: textList(record, 'missing') };
 }

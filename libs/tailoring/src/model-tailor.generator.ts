@@ -1,4 +1,5 @@
 import type { LlmClient, LlmUsage, StructuredRequest } from '@jobctrl/shared/llm';
+import { answerObject, optionalText, requiredList, requiredText, textList } from '@jobctrl/shared/llm';
 import type { Profile, ProfileEducation } from '@jobctrl/shared/profile';
 import { tailorResumeExtractive } from './extractive-tailor.rules';
 import { traceResume } from './no-new-facts.checker';
@@ -149,16 +150,16 @@ function modelResume(answer: TailoredResumeAnswer, provenance: TailoredResume['p
 // Validation of the model's answer: every message starts with the path of the offending field.
 
 export function parseTailoredResumeAnswer(value: unknown): TailoredResumeAnswer {
-  const root = record(value, 'answer', ['summary', 'skills', 'experience', 'education']);
-  const summary = text(root, 'summary', 'summary');
-  const skills = textList(root, 'skills', 'skills');
-  const experience = list(root, 'experience', 'experience').map((item, i) => {
+  const root = answerObject(value, ['summary', 'skills', 'experience', 'education']);
+  const summary = requiredText(root, 'summary');
+  const skills = textList(root, 'skills');
+  const experience = requiredList(root, 'experience').map((item, i) => {
     const path = `experience[${i}]`;
-    const entry = record(item, path, ['employer', 'title', 'start', 'end', 'location', 'bullets']);
+    const entry = answerObject(item, ['employer', 'title', 'start', 'end', 'location', 'bullets'], path);
     const result: TailoredExperience = {
-      employer: text(entry, 'employer', `${path}.employer`),
-      title: text(entry, 'title', `${path}.title`),
-      start: text(entry, 'start', `${path}.start`),
+      employer: requiredText(entry, 'employer', `${path}.employer`),
+      title: requiredText(entry, 'title', `${path}.title`),
+      start: requiredText(entry, 'start', `${path}.start`),
       end: optionalText(entry, 'end', `${path}.end`) ?? null,
       bullets: textList(entry, 'bullets', `${path}.bullets`),
     };
@@ -166,10 +167,10 @@ export function parseTailoredResumeAnswer(value: unknown): TailoredResumeAnswer 
     if (location !== undefined) result.location = location;
     return result;
   });
-  const education = list(root, 'education', 'education').map((item, i) => {
+  const education = requiredList(root, 'education').map((item, i) => {
     const path = `education[${i}]`;
-    const entry = record(item, path, ['school', 'degree', 'field', 'start', 'end']);
-    const result: ProfileEducation = { school: text(entry, 'school', `${path}.school`) };
+    const entry = answerObject(item, ['school', 'degree', 'field', 'start', 'end'], path);
+    const result: ProfileEducation = { school: requiredText(entry, 'school', `${path}.school`) };
     for (const field of ['degree', 'field', 'start', 'end'] as const) {
       const found = optionalText(entry, field, `${path}.${field}`);
       if (found !== undefined) result[field] = found;
@@ -179,39 +180,3 @@ export function parseTailoredResumeAnswer(value: unknown): TailoredResumeAnswer 
   return { summary, skills, experience, education };
 }
 
-function record(value: unknown, path: string, allowed: string[]): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${path}: must be a JSON object`);
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) throw new Error(`${path === 'answer' ? key : `${path}.${key}`}: unexpected property (allowed: ${allowed.join(', ')})`);
-  }
-  return value as Record<string, unknown>;
-}
-
-function list(parent: Record<string, unknown>, key: string, path: string): unknown[] {
-  const value = parent[key];
-  if (value === undefined || value === null) throw new Error(`${path}: is required`);
-  if (!Array.isArray(value)) throw new Error(`${path}: must be an array`);
-  return value;
-}
-
-function text(parent: Record<string, unknown>, key: string, path: string): string {
-  const value = parent[key];
-  if (value === undefined || value === null) throw new Error(`${path}: is required`);
-  if (typeof value !== 'string' || value.trim() === '') throw new Error(`${path}: must be a non-empty string`);
-  return value.trim();
-}
-
-/** A string or null; absent or null (or blank) → undefined. */
-function optionalText(parent: Record<string, unknown>, key: string, path: string): string | undefined {
-  const value = parent[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new Error(`${path}: must be a string or null`);
-  return value.trim() === '' ? undefined : value.trim();
-}
-
-function textList(parent: Record<string, unknown>, key: string, path: string): string[] {
-  return list(parent, key, path).map((item, i) => {
-    if (typeof item !== 'string' || item.trim() === '') throw new Error(`${path}[${i}]: must be a non-empty string`);
-    return item.trim();
-  });
-}

@@ -11,3 +11,4 @@ export * from './spend-ledger.repository';
 export * from './spend-gate';
 export * from './llm-runtime';
 export * from './testing/scripted-llm.fake';
+export * from './answer-fields';
