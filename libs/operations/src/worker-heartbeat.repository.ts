@@ -3,18 +3,36 @@ import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { WorkerHeartbeatEntity } from './worker-heartbeat.entity';
 import type { WorkerHeartbeat } from './worker-heartbeat.model';
 
+/**
+ * How long a silent worker's row is kept. Far beyond any stale window (seconds to minutes), so a
+ * paused or busy worker is never pruned while health could still call it stale rather than missing;
+ * the rows of workers that died (crash, kill -9: no clean-stop removal) would otherwise pile up forever.
+ */
+export const HEARTBEAT_RETENTION_MS = 24 * 60 * 60_000;
+
 /** The only code that reads or writes worker_heartbeats. Each call is its own unit of work. */
 @Injectable()
 export class WorkerHeartbeatRepository {
   constructor(private readonly uow: UnitOfWorkFactory) {}
 
-  async upsert(hb: WorkerHeartbeat): Promise<void> {
+  /**
+   * Records this worker's heartbeat and, in the same unit of work, prunes rows of other workers that
+   * have been silent longer than `retentionMs` (measured on this heartbeat's clock): every live worker
+   * writes, so dead ones are swept without a separate timer.
+   */
+  async upsert(hb: WorkerHeartbeat, retentionMs = HEARTBEAT_RETENTION_MS): Promise<void> {
     await this.uow.run(async ({ manager }) => {
       await manager.upsert(
         WorkerHeartbeatEntity,
         { ...hb, payload: JSON.stringify(hb.payload) },
         { conflictPaths: ['workerId'] },
       );
+      await manager
+        .createQueryBuilder()
+        .delete()
+        .from(WorkerHeartbeatEntity)
+        .where('recorded_at < :cutoff AND worker_id <> :self', { cutoff: hb.recordedAt - retentionMs, self: hb.workerId })
+        .execute();
     });
   }
 
