@@ -24,7 +24,7 @@ const ERROR_DETAIL_CHARS = 300;
  */
 export async function postJson(call: HttpCall, options: TransportOptions): Promise<unknown> {
   const { signal, timeoutMs, label } = options;
-  if (signal?.aborted) throw cancelled(label, signal.reason);
+  if (signal?.aborted) throw cancelled(label, signal.reason, false);
 
   const controller = new AbortController();
   let abortedBy: 'timeout' | 'caller' | undefined;
@@ -50,9 +50,11 @@ export async function postJson(call: HttpCall, options: TransportOptions): Promi
       });
       text = await response.text();
     } catch (err) {
-      if (abortedBy === 'caller') throw cancelled(label, signal?.reason);
-      if (abortedBy === 'timeout') throw new LlmError('llm_timeout', `${label}: no answer within ${timeoutMs} ms`, { cause: err });
-      throw new LlmError('llm_network', `${label}: ${describeNetworkError(err)}`, { cause: err });
+      // Once fetch has started, an abort or a timeout may well have reached a server that is now
+      // generating (and billing) the answer; only a connection that never opened sent nothing.
+      if (abortedBy === 'caller') throw cancelled(label, signal?.reason, true);
+      if (abortedBy === 'timeout') throw new LlmError('llm_timeout', `${label}: no answer within ${timeoutMs} ms`, { cause: err, unanswered: true });
+      throw new LlmError('llm_network', `${label}: ${describeNetworkError(err)}`, { cause: err, unanswered: !neverConnected(err) });
     }
 
     if (!response.ok) {
@@ -75,6 +77,7 @@ export async function postJson(call: HttpCall, options: TransportOptions): Promi
       throw new LlmError('llm_server', `${label} answered HTTP ${response.status} with a body that is not JSON`, {
         status: response.status,
         cause: err,
+        unanswered: true,
       });
     }
   } finally {
@@ -83,8 +86,17 @@ export async function postJson(call: HttpCall, options: TransportOptions): Promi
   }
 }
 
-function cancelled(label: string, reason: unknown): LlmError {
-  return new LlmError('llm_cancelled', `${label}: request cancelled`, { cause: reason });
+function cancelled(label: string, reason: unknown, unanswered: boolean): LlmError {
+  return new LlmError('llm_cancelled', `${label}: request cancelled`, { cause: reason, unanswered });
+}
+
+/** Failures of the connect phase: the request never reached a server, so nothing can be billed. */
+const CONNECT_ERROR_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function neverConnected(err: unknown): boolean {
+  // Read structurally: fetch's errors may come from another realm (a test VM), where instanceof fails.
+  const code = (err as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' && CONNECT_ERROR_CODES.has(code);
 }
 
 function describeNetworkError(err: unknown): string {

@@ -1,8 +1,8 @@
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { createLlmClient } from './llm-client.factory';
 import { isLlmError, toActivityFailure } from './llm.errors';
 import type { Effort, LlmClient, ModelProviderName, PriceTable } from './llm.types';
-import { withSpendGate, SpendCeilingReachedError } from './spend-gate';
+import { withSpendGate, SpendCeilingReachedError, type SpendGateCaller } from './spend-gate';
 import type { SpendLedgerRepository } from './spend-ledger.repository';
 
 export interface LlmRuntimeOptions {
@@ -36,8 +36,11 @@ export class LlmRuntime {
     return this.options.provider === 'extractive' ? 'extractive' : (this.options.model ?? '');
   }
 
-  /** null for the extractive provider. */
-  clientFor(context: { jobKey?: string }): LlmClient | null {
+  /**
+   * null for the extractive provider. `signal` and `onWait` (see SpendGateCaller) come from the
+   * calling activity: its cancellation and its heartbeat while the call waits for admission.
+   */
+  clientFor(context: { jobKey?: string } & SpendGateCaller): LlmClient | null {
     const o = this.options;
     if (o.provider === 'extractive') return null;
     const inner = createLlmClient({
@@ -48,9 +51,9 @@ export class LlmRuntime {
       prices: o.prices,
       timeoutMs: o.timeoutMs,
       ...(o.effort ? { defaultEffort: o.effort } : {}),
-      onUsage: (usage) => o.ledger.record(usage, context),
+      onUsage: (usage) => o.ledger.record(usage, { jobKey: context.jobKey }),
     });
-    return withSpendGate(inner, o.ledger, o.ceilingUsd);
+    return withSpendGate(inner, o.ledger, o.ceilingUsd, { signal: context.signal, onWait: context.onWait });
   }
 }
 
@@ -59,6 +62,10 @@ export class LlmRuntime {
  * ceiling and provider errors keep their taxonomy type; anything else is rethrown as is.
  */
 export function toSpendfulFailure(err: unknown): unknown {
+  // A call stopped by the activity's own cancel reports the cancel itself, so Temporal records the
+  // activity as cancelled rather than failed.
+  if (err instanceof CancelledFailure) return err;
+  if (isLlmError(err) && err.code === 'llm_cancelled' && err.cause instanceof CancelledFailure) return err.cause;
   if (err instanceof SpendCeilingReachedError) {
     return ApplicationFailure.create({ message: err.message, type: err.code, nonRetryable: true });
   }

@@ -38,6 +38,8 @@ export interface LlmErrorOptions {
   status?: number;
   retryAfterMs?: number;
   cause?: unknown;
+  /** The request left for the server but no answer came back (see `LlmError.unanswered`). */
+  unanswered?: boolean;
 }
 
 export class LlmError extends Error {
@@ -47,6 +49,12 @@ export class LlmError extends Error {
   readonly retryAfterMs?: number;
   /** The provider's HTTP status, when it answered one. */
   readonly status?: number;
+  /**
+   * True when the request was sent and may be running on the server, but no readable answer came
+   * back (cancelled or timed out in flight, connection lost, unreadable 2xx): a provider bills such
+   * a call, so the client charges it at its worst case instead of dropping it from the ledger.
+   */
+  readonly unanswered: boolean;
 
   constructor(code: LlmErrorCode, message: string, options: LlmErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -54,6 +62,7 @@ export class LlmError extends Error {
     this.retryable = LLM_ERROR_CODES[code].retryable;
     if (options.status !== undefined) this.status = options.status;
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+    this.unanswered = options.unanswered ?? false;
   }
 }
 

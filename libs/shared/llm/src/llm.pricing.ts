@@ -15,16 +15,30 @@ export function costUsd(prices: PriceTable, model: string, inputTokens: number, 
 }
 
 /**
- * Upper bound of one call's cost for spend admission. Tokenizers average ~4 characters per token on
- * English text, so ceil(chars / 3) over-counts input on purpose; output is charged at the full
- * max_tokens the call may use. The repair retry is a separate attempt and is not included here.
+ * Upper bound of one attempt's tokens: tokenizers average ~4 characters per token on English text,
+ * so ceil(chars / 3) over-counts the input on purpose, and the output is the full max_tokens the
+ * attempt may use. `extraChars` is what a repair attempt sends on top (the previous answer and the
+ * repair instruction).
+ */
+export function worstCaseTokens(
+  request: Pick<StructuredRequest<unknown>, 'system' | 'user' | 'maxOutputTokens'>,
+  extraChars = 0,
+): { inputTokens: number; outputTokens: number } {
+  return {
+    inputTokens: Math.ceil((request.system.length + request.user.length + extraChars) / 3),
+    outputTokens: request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+  };
+}
+
+/**
+ * Upper bound of one call's cost for spend admission (`worstCaseTokens` at the model's price). The
+ * repair retry is a separate attempt and is not included here.
  */
 export function estimateCostUsd(
   prices: PriceTable,
   model: string,
   request: Pick<StructuredRequest<unknown>, 'system' | 'user' | 'maxOutputTokens'>,
 ): number {
-  const inputTokens = Math.ceil((request.system.length + request.user.length) / 3);
-  const outputTokens = request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  const { inputTokens, outputTokens } = worstCaseTokens(request);
   return costUsd(prices, model, inputTokens, outputTokens);
 }

@@ -27,13 +27,21 @@ export interface LlmUsage {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
-  /** ok: parsed and valid; invalid_output: the model answered but the answer failed validation. */
-  outcome: 'ok' | 'invalid_output';
-  /** The server reported no usage, so the tokens are estimated from the text (≈ 4 characters a token). */
+  /**
+   * ok: parsed and valid; invalid_output: the model answered but the answer failed validation;
+   * http_error: the server answered an error status (no tokens billed); unanswered: the request was
+   * sent but no readable answer came back (cancelled or timed out in flight, connection lost), so it
+   * is charged at its worst case.
+   */
+  outcome: 'ok' | 'invalid_output' | 'http_error' | 'unanswered';
+  /** The server reported no usage, so the tokens are estimated (from the text, or the worst case). */
   estimated?: boolean;
 }
 
-/** Called once per HTTP attempt that consumed tokens, before the client returns or throws. */
+/**
+ * Called once per HTTP attempt that reached the server (so the ledger's call count is the number of
+ * requests), before the client returns or throws.
+ */
 export type UsageSink = (usage: LlmUsage) => Promise<void>;
 
 export interface StructuredRequest<T> {

@@ -1,3 +1,4 @@
+import { LlmError } from './llm.errors';
 import type { LlmClient, StructuredRequest, StructuredResult } from './llm.types';
 import type { SpendLedgerRepository } from './spend-ledger.repository';
 
@@ -11,20 +12,36 @@ export class SpendCeilingReachedError extends Error {
 }
 
 /**
+ * Who is making the calls. The gate knows nothing of Temporal: an activity passes its cancellation
+ * signal and a heartbeat as `onWait`, so an admission that waits behind in-flight calls keeps the
+ * activity alive and still hears a cancel.
+ */
+export interface SpendGateCaller {
+  /** Cancels every call of this client (besides each request's own signal), its admission wait included. */
+  signal?: AbortSignal;
+  /** Called on every admission poll while the call waits for in-flight calls to settle. */
+  onWait?: () => void;
+}
+
+/**
  * Wraps a client so each generate() is admitted against the daily ceiling first: the workflow's
  * checkSpendBudget preflight makes the pause visible, and this gate makes it exact — concurrent
  * stages that all passed the preflight still cannot all spend, because each reserves its worst-case
- * cost (the call plus its one repair retry) before the request leaves.
+ * cost (the call plus its one repair retry) before the request leaves. The reservation is released
+ * once the call settles; by then the client has charged every attempt that reached the server
+ * (unanswered ones at their worst case), so releasing never drops spend from the ledger.
  */
-export function withSpendGate(inner: LlmClient, ledger: SpendLedgerRepository, ceilingUsd: () => number): LlmClient {
+export function withSpendGate(inner: LlmClient, ledger: SpendLedgerRepository, ceilingUsd: () => number, caller: SpendGateCaller = {}): LlmClient {
+  const label = `${inner.provider} ${inner.model}`;
   return {
     provider: inner.provider,
     model: inner.model,
     estimateCostUsd: (request) => inner.estimateCostUsd(request),
     async generate<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
-      const reservation = await admit(ledger, ceilingUsd, 2 * inner.estimateCostUsd(request), request.signal);
+      const signal = eitherSignal(request.signal, caller.signal);
+      const reservation = await admit(ledger, ceilingUsd, 2 * inner.estimateCostUsd(request), label, signal, caller.onWait);
       try {
-        return await inner.generate(request);
+        return await inner.generate(signal ? { ...request, signal } : request);
       } finally {
         await ledger.release(reservation);
       }
@@ -35,13 +52,46 @@ export function withSpendGate(inner: LlmClient, ledger: SpendLedgerRepository, c
 /** How often a call that must wait for in-flight calls asks again. */
 const ADMISSION_POLL_MS = 200;
 
-async function admit(ledger: SpendLedgerRepository, ceilingUsd: () => number, estimateUsd: number, signal?: AbortSignal): Promise<string> {
+async function admit(
+  ledger: SpendLedgerRepository,
+  ceilingUsd: () => number,
+  estimateUsd: number,
+  label: string,
+  signal: AbortSignal | undefined,
+  onWait: (() => void) | undefined,
+): Promise<string> {
   for (;;) {
+    // A cancelled wait is a cancellation, not a spend refusal: the caller must not read "the ceiling
+    // was reached" (and pause the job) when it was only told to stop.
+    if (signal?.aborted) throw cancelledWhileWaiting(label, signal.reason);
     const ceiling = ceilingUsd();
     const admission = await ledger.reserve(estimateUsd, ceiling);
     if (admission.kind === 'admitted') return admission.reservationId;
     if (admission.kind === 'refused') throw new SpendCeilingReachedError(ceiling);
-    if (signal?.aborted) throw new SpendCeilingReachedError(ceiling);
-    await new Promise((resolve) => setTimeout(resolve, ADMISSION_POLL_MS));
+    onWait?.();
+    await sleep(ADMISSION_POLL_MS, signal);
   }
+}
+
+/** The same error the transport throws for an aborted request, so callers handle one shape. */
+function cancelledWhileWaiting(label: string, reason: unknown): LlmError {
+  return new LlmError('llm_cancelled', `${label}: request cancelled while waiting for spend admission`, { cause: reason });
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  if (!a || !b) return a ?? b;
+  return AbortSignal.any([a, b]);
 }

@@ -1,5 +1,7 @@
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { LlmRuntime } from './llm-runtime';
+import { LlmError } from './llm.errors';
+import { LlmRuntime, toSpendfulFailure } from './llm-runtime';
 import type { LlmClient, LlmUsage } from './llm.types';
 import { SpendCeilingReachedError } from './spend-gate';
 import { msUntilNextSpendDay, spendDay, SpendLedgerRepository } from './spend-ledger.repository';
@@ -127,8 +129,76 @@ describe('LlmRuntime with the spend gate (priced OpenAI-compatible server)', () 
     }
   });
 
+  it('charges a call cancelled in flight at its reservation\'s worst case: the ledger counts every request the server saw', async () => {
+    const sim = await startLlmSimulator({ respond: () => ({ ok: true }) });
+    try {
+      const l = await ledger();
+      const runtime = pricedRuntime(sim.url, l, 100);
+      const answered = await (runtime.clientFor({ jobKey: 'j' }) as LlmClient).generate(pricedRequest);
+      sim.enqueue({ hangMs: 60_000 });
+      const activity = new AbortController();
+      const client = runtime.clientFor({ jobKey: 'j', signal: activity.signal }) as LlmClient;
+      const call = client.generate(pricedRequest);
+      await until(() => sim.inFlight === 1);
+      activity.abort();
+      await expect(call).rejects.toMatchObject({ code: 'llm_cancelled' });
+      const summary = await l.summary();
+      expect(summary.calls).toBe(sim.requests.length);
+      expect(summary.calls).toBe(2);
+      // The answered call at its reported usage, the cancelled one at the worst case admission assumed for it.
+      expect(summary.totalUsd).toBeCloseTo(answered.usage[0].costUsd + client.estimateCostUsd(pricedRequest), 9);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('a cancelled admission wait is a cancellation, not a spend refusal; the wait calls onWait; nothing is sent or charged', async () => {
+    const sim = await startLlmSimulator({ respond: () => ({ ok: true }) });
+    try {
+      const l = await ledger();
+      const runtime = pricedRuntime(sim.url, l, 5);
+      // Another caller holds most of today's budget in flight, so this call has to wait for it.
+      expect((await l.reserve(4.5, 5)).kind).toBe('admitted');
+      const activity = new AbortController();
+      let waits = 0;
+      const onWait = (): void => {
+        waits += 1;
+        // Cancelled after a couple of polls: the wait must stop there and say so.
+        if (waits === 2) activity.abort(new CancelledFailure('activity cancelled'));
+      };
+      const err = await (runtime.clientFor({ jobKey: 'j', signal: activity.signal, onWait }) as LlmClient).generate(pricedRequest).catch((e: unknown) => e);
+      expect(err).not.toBeInstanceOf(SpendCeilingReachedError);
+      expect(err).toBeInstanceOf(LlmError);
+      expect(err).toMatchObject({ code: 'llm_cancelled' });
+      expect(waits).toBe(2);
+      expect(sim.requests).toHaveLength(0);
+      expect((await l.summary()).calls).toBe(0);
+      // The activity layer reports it as the activity's cancellation (Temporal: cancelled, not failed).
+      expect(toSpendfulFailure(err)).toBeInstanceOf(CancelledFailure);
+      // A real refusal stays the spend error.
+      expect(toSpendfulFailure(new SpendCeilingReachedError(5))).toBeInstanceOf(ApplicationFailure);
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('has no client for the extractive provider', () => {
     const runtime = new LlmRuntime({ provider: 'extractive', prices: {}, timeoutMs: 1000, ledger: {} as SpendLedgerRepository, ceilingUsd: () => 0 });
     expect(runtime.clientFor({})).toBeNull();
   });
 });
+
+/** ~1000 input tokens at 1000 $/Mtok: about $1 a call. */
+function pricedRuntime(baseUrl: string, l: SpendLedgerRepository, ceiling: number): LlmRuntime {
+  return new LlmRuntime({
+    provider: 'openai', model: 'priced', baseUrl, prices: { priced: { input_usd_per_mtok: 1000, output_usd_per_mtok: 1000 } },
+    timeoutMs: 60_000, ledger: l, ceilingUsd: () => ceiling,
+  });
+}
+
+const pricedRequest = { lane: 'review' as const, system: 's', user: 'x'.repeat(3000), schemaName: 'x', schema: { type: 'object' }, parse: (v: unknown) => v, maxOutputTokens: 10 };
+
+/** Polls a condition (no timing assertion: jest's timeout bounds it). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}

@@ -27,6 +27,11 @@ function request(overrides: Partial<StructuredRequest<Verdict>> = {}): Structure
   };
 }
 
+/** Polls a condition of the simulator's state (no timing assertion: jest's timeout bounds it). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 async function expectLlmError(promise: Promise<unknown>): Promise<LlmError> {
   const err = await promise.then(
     () => undefined,
@@ -92,7 +97,8 @@ describe.each<ModelProviderName>(['openai', 'anthropic'])('structured call over 
     sim.enqueue({ status: 429, retryAfter: '2' });
     const err = await expectLlmError(client().generate(request()));
     expect(err).toMatchObject({ code: 'llm_rate_limited', retryable: true, retryAfterMs: 2000, status: 429 });
-    expect(usages).toEqual([]);
+    // The request reached the server, so it is a call; an error answer bills no tokens.
+    expect(usages).toEqual([expect.objectContaining({ outcome: 'http_error', inputTokens: 0, outputTokens: 0, costUsd: 0 })]);
   });
 
   it('maps 500 to a retryable llm_server', async () => {
@@ -126,7 +132,8 @@ describe.each<ModelProviderName>(['openai', 'anthropic'])('structured call over 
     const err = await expectLlmError(client().generate(request()));
     expect(err).toMatchObject({ code: 'llm_server', retryable: true, status: 200 });
     expect(sim.requests).toHaveLength(1);
-    expect(usages).toEqual([]);
+    // No readable usage in an unreadable answer: charged at the attempt's worst case.
+    expect(usages).toEqual([expect.objectContaining({ outcome: 'unanswered', estimated: true, costUsd: expect.closeTo(client().estimateCostUsd(request()), 12) })]);
   });
 
   it('repairs an invalid answer once and records both attempts', async () => {
@@ -165,28 +172,57 @@ describe.each<ModelProviderName>(['openai', 'anthropic'])('structured call over 
     expect(Date.now() - started).toBeLessThan(900);
   });
 
-  it('stops at the caller signal with a non-retryable llm_cancelled', async () => {
-    sim.enqueue({ hangMs: 1000 });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const err = await expectLlmError(client().generate(request({ signal: controller.signal })));
-    expect(err).toMatchObject({ code: 'llm_cancelled', retryable: false });
+  it('a timed-out attempt reached the server: it is charged its worst case', async () => {
+    sim.enqueue({ hangMs: 5000 });
+    await expectLlmError(client(100).generate(request({ maxOutputTokens: 300 })));
+    expect(usages).toEqual([
+      expect.objectContaining({ outcome: 'unanswered', estimated: true, outputTokens: 300, costUsd: expect.closeTo(client().estimateCostUsd(request({ maxOutputTokens: 300 })), 12) }),
+    ]);
   });
 
-  it('does not call the provider when the signal is already aborted', async () => {
+  it('stops at the caller signal with a non-retryable llm_cancelled, and charges the in-flight request its worst case', async () => {
+    sim.enqueue({ hangMs: 5000 });
+    const controller = new AbortController();
+    const call = client().generate(request({ signal: controller.signal }));
+    // Abort only once the server holds the request, so it certainly left.
+    await until(() => sim.inFlight === 1);
+    controller.abort();
+    const err = await expectLlmError(call);
+    expect(err).toMatchObject({ code: 'llm_cancelled', retryable: false });
+    expect(sim.requests).toHaveLength(1);
+    const worstCase = client().estimateCostUsd(request());
+    expect(worstCase).toBeGreaterThan(0);
+    expect(usages).toEqual([expect.objectContaining({ outcome: 'unanswered', estimated: true, costUsd: expect.closeTo(worstCase, 12) })]);
+  });
+
+  it('a repair attempt cancelled in flight is charged too: one call per request, the answered one at its usage', async () => {
+    sim.enqueue({ content: { wrong: 'shape' } }, { hangMs: 5000 });
+    const controller = new AbortController();
+    const call = client().generate(request({ signal: controller.signal }));
+    await until(() => sim.requests.length === 2 && sim.inFlight === 1);
+    controller.abort();
+    await expectLlmError(call);
+    expect(usages.map((u) => u.outcome)).toEqual(['invalid_output', 'unanswered']);
+    // The repair attempt also sends the previous answer, so its worst case is above the first one's.
+    expect(usages[1].costUsd).toBeGreaterThan(client().estimateCostUsd(request()));
+  });
+
+  it('does not call the provider, nor charge anything, when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
     const err = await expectLlmError(client().generate(request({ signal: controller.signal })));
     expect(err.code).toBe('llm_cancelled');
     expect(sim.requests).toHaveLength(0);
+    expect(usages).toEqual([]);
   });
 
-  it('maps a refused connection to a retryable llm_network', async () => {
+  it('maps a refused connection to a retryable llm_network, charging nothing (no request reached a server)', async () => {
     const closed = await startLlmSimulator();
     const baseUrl = closed.baseUrlFor(provider);
     await closed.close();
     const err = await expectLlmError(client(2000, baseUrl).generate(request()));
-    expect(err).toMatchObject({ code: 'llm_network', retryable: true });
+    expect(err).toMatchObject({ code: 'llm_network', retryable: true, unanswered: false });
+    expect(usages).toEqual([]);
   });
 
   it('propagates a failing usage sink instead of swallowing the spend record', async () => {

@@ -1,6 +1,6 @@
 import { LlmError } from './llm.errors';
 import { postJson, type HttpCall } from './llm-http.transport';
-import { DEFAULT_MAX_OUTPUT_TOKENS, costUsd, estimateCostUsd } from './llm.pricing';
+import { DEFAULT_MAX_OUTPUT_TOKENS, costUsd, estimateCostUsd, worstCaseTokens } from './llm.pricing';
 import type {
   Effort,
   LlmClient,
@@ -91,8 +91,15 @@ export abstract class StructuredLlmClient<Turn> implements LlmClient {
 
     for (let attempt = 1; ; attempt += 1) {
       const call = this.buildCall(request, maxTokens, repair);
-      const body = await postJson(call, { timeoutMs: this.config.timeoutMs, signal: request.signal, label });
-      const answer = this.readAnswer(body, request);
+      let body: unknown;
+      let answer: ModelAnswer<Turn>;
+      try {
+        body = await postJson(call, { timeoutMs: this.config.timeoutMs, signal: request.signal, label });
+        answer = this.readAnswer(body, request);
+      } catch (err) {
+        await this.chargeFailedAttempt(err, request, effort, repair);
+        throw err;
+      }
 
       let outcome: { ok: true; value: T } | { ok: false; error: string };
       if (answer.decoded.ok) {
@@ -120,6 +127,23 @@ export abstract class StructuredLlmClient<Turn> implements LlmClient {
         );
       }
       repair = { previous: answer.turn, error: outcome.error };
+    }
+  }
+
+  /**
+   * Every request that reached the server is a call in the ledger: an error status is charged
+   * nothing (providers bill no tokens for it); a request sent but never readably answered — the
+   * review pair cancelled it, it timed out, the connection dropped — may still be generating on the
+   * server and is billed there, so it is charged the worst case its admission reserved. A request
+   * that never left (aborted before sending, connection refused) is not a call.
+   */
+  private async chargeFailedAttempt(err: unknown, request: StructuredRequest<unknown>, effort: Effort, repair: RepairTurn<Turn> | undefined): Promise<void> {
+    if (!(err instanceof LlmError)) return;
+    if (err.unanswered) {
+      const repairChars = repair ? JSON.stringify(repair.previous ?? '').length + repairInstruction(repair.error).length : 0;
+      await this.config.onUsage({ ...this.usageOf(request, effort, worstCaseTokens(request, repairChars), 'unanswered'), estimated: true });
+    } else if (err.status !== undefined) {
+      await this.config.onUsage(this.usageOf(request, effort, { inputTokens: 0, outputTokens: 0 }, 'http_error'));
     }
   }
 
@@ -162,5 +186,6 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 export function malformed(label: string, why: string): LlmError {
-  return new LlmError('llm_server', `${label} answered HTTP 200 with a malformed response: ${why}`, { status: 200 });
+  // The model may have run behind whatever mangled the envelope: unreadable, so charged as unanswered.
+  return new LlmError('llm_server', `${label} answered HTTP 200 with a malformed response: ${why}`, { status: 200, unanswered: true });
 }
