@@ -23,8 +23,21 @@ export type PrepStatus = 'spend_ceiling_reached' | null;
 
 export const SPEND_CEILING_REACHED_STATUS = 'spend_ceiling_reached' as const;
 
-/** How the detail capture went: robots-blocked and retryable failures may be re-admitted once per live consumer. */
-export type EnrichmentStatus = 'pending' | 'enriched' | 'robots_blocked' | 'failed_retryable' | 'failed';
+/**
+ * How the detail capture went. A retryable failure stays pending enrichment until its next attempt
+ * is due; once its bounded attempts are spent the job goes on to scoring with what its source gave,
+ * as `source_only` (enrichment_error says why). Robots-blocked rows may be re-admitted once per live consumer.
+ */
+export type EnrichmentStatus = 'pending' | 'enriched' | 'robots_blocked' | 'failed_retryable' | 'failed' | 'source_only';
+
+/** A job whose detail page is to be captured; `attempts` counts the captures already tried. */
+export interface EnrichmentCandidate {
+  jobKey: string;
+  url: string;
+  canonicalUrl: string | null;
+  status: EnrichmentStatus;
+  attempts: number;
+}
 
 /** One posting as a source published it, mapped onto common fields; nothing is invented. */
 export interface PostingFields {
@@ -81,6 +94,10 @@ export interface JobRecord {
   enrichmentStatus: EnrichmentStatus;
   enrichmentMethod: string | null;
   enrichmentError: string | null;
+  /** Detail captures tried so far. */
+  enrichmentAttempts: number;
+  /** When a retryable enrichment failure is tried again (null: nothing scheduled). */
+  enrichmentNextAttemptAt: string | null;
   score: number | null;
   scoreDetail: unknown;
   /** The profile revision the score was computed against (null: not scored yet). */

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { runMigrations, UnitOfWorkFactory, type UnitOfWork } from '@jobctrl/shared/db';
 import { DiscoveryRunRepository } from './discovery-run.repository';
 import type { ObservedPosting } from './job.model';
-import { JobRepository } from './job.repository';
+import { ENRICHMENT_CLAIM_LEASE_MS, JobRepository } from './job.repository';
 import { PreparationRepository } from './preparation.repository';
 
 let dir: string;
@@ -91,6 +91,55 @@ describe('JobRepository', () => {
     expect(await jobs.selectForEnrichment('r1', { includeRecoverable: false, exclude: new Set(), limit: 10 })).toEqual([]);
     expect((await jobs.selectForEnrichment('r1', { includeRecoverable: true, exclude: new Set(), limit: 10 })).map((j) => j.jobKey)).toEqual(['j_a']);
     expect(await jobs.selectForEnrichment('r1', { includeRecoverable: true, exclude: new Set(['j_a']), limit: 10 })).toEqual([]);
+  });
+});
+
+describe('JobRepository enrichment selection and retries', () => {
+  /** Counts the rows SQLite hands back to the repository, to show where the filtering happens. */
+  class CountingUnitOfWork extends UnitOfWorkFactory {
+    rowsRead = 0;
+    override run<T>(fn: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+      return super.run((uow) => {
+        const query = uow.manager.query.bind(uow.manager);
+        uow.manager.query = async (sql: string, params?: unknown[]) => {
+          const rows = await query(sql, params);
+          if (Array.isArray(rows)) this.rowsRead += rows.length;
+          return rows;
+        };
+        return fn(uow);
+      });
+    }
+  }
+
+  it('filters, excludes and limits in SQL: a poll reads at most `limit` rows however many the run holds', async () => {
+    const counting = new CountingUnitOfWork({ databasePath: path.join(dir, 'jobctrl.sqlite'), entities: [] });
+    const big = new JobRepository(counting);
+    const many = Array.from({ length: 60 }, (_, i) => posting({ jobKey: `j_${i}`, idempotencyKey: `v1-j_${i}`, contentKey: `c_${i}`, externalId: `${i}`, url: `https://x.test/jobs/${i}` }));
+    await big.recordObservations('r1', 'g', many);
+    for (let i = 0; i < 10; i++) await big.recordEnrichment(`j_${i}`, { status: 'enriched' });
+    const exclude = new Set(Array.from({ length: 20 }, (_, i) => `j_${10 + i}`));
+    counting.rowsRead = 0;
+    const picked = await big.selectForEnrichment('r1', { includeRecoverable: true, exclude, limit: 3 });
+    expect(picked).toHaveLength(3);
+    expect(picked.every((j) => !exclude.has(j.jobKey) && j.status === 'pending')).toBe(true);
+    expect(counting.rowsRead).toBeLessThanOrEqual(3);
+  });
+
+  it('a retryable failure is selected again only once its backoff elapsed, and one claim takes it at a time', async () => {
+    const t0 = Date.UTC(2025, 0, 1);
+    await jobs.recordObservations('r1', 'g', [posting()]);
+    await jobs.recordEnrichment('j_a', { status: 'failed_retryable', error: 'robots.txt unreachable', nextAttemptAt: t0 + 60_000 }, t0);
+    expect(await jobs.get('j_a')).toMatchObject({ stage: 'pending_enrichment', enrichmentAttempts: 1, enrichmentNextAttemptAt: new Date(t0 + 60_000).toISOString() });
+    const select = (now: number) => jobs.selectForEnrichment('r1', { includeRecoverable: true, exclude: new Set(), limit: 10, now });
+    expect(await select(t0 + 59_999)).toEqual([]);
+    expect(await jobs.claimDueEnrichmentRetries({ limit: 10, now: t0 + 59_999 })).toEqual([]);
+    expect(await select(t0 + 60_000)).toEqual([expect.objectContaining({ jobKey: 'j_a', status: 'failed_retryable', attempts: 1 })]);
+    // Claimed by that selection: the retry pass outside the run does not take it as well, until the lease ends.
+    expect(await jobs.claimDueEnrichmentRetries({ limit: 10, now: t0 + 60_000 })).toEqual([]);
+    expect((await jobs.claimDueEnrichmentRetries({ limit: 10, now: t0 + 60_000 + ENRICHMENT_CLAIM_LEASE_MS })).map((j) => j.jobKey)).toEqual(['j_a']);
+    // Giving up moves it on with the source's text, and nothing is scheduled any more.
+    expect(await jobs.recordEnrichment('j_a', { status: 'source_only', error: 'gave up' })).toBe('v1-j_a');
+    expect(await jobs.get('j_a')).toMatchObject({ stage: 'pending_score', enrichmentStatus: 'source_only', enrichmentAttempts: 2, enrichmentNextAttemptAt: null });
   });
 });
 

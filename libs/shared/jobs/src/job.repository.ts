@@ -1,6 +1,18 @@
 import type { EntityManager } from 'typeorm';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import type { EnrichmentStatus, JobListFilter, JobRecord, JobStage, ObservedPosting, PrepStatus } from './job.model';
+import type { EnrichmentCandidate, EnrichmentStatus, JobListFilter, JobRecord, JobStage, ObservedPosting, PrepStatus } from './job.model';
+
+/**
+ * How long a claimed enrichment retry is held by whoever took it. Longer than one detail capture can
+ * take (host spacing, a cooldown, a page render); if the taker dies, the job is due again after it.
+ */
+export const ENRICHMENT_CLAIM_LEASE_MS = 15 * 60_000;
+
+type CandidateRow = { job_key: string; url: string; canonical_url: string | null; enrichment_status: EnrichmentStatus; enrichment_attempts: number };
+
+function toCandidate(r: CandidateRow): EnrichmentCandidate {
+  return { jobKey: r.job_key, url: r.url, canonicalUrl: r.canonical_url, status: r.enrichment_status, attempts: r.enrichment_attempts };
+}
 
 interface JobRow {
   job_key: string;
@@ -21,6 +33,8 @@ interface JobRow {
   enrichment_status: EnrichmentStatus;
   enrichment_method: string | null;
   enrichment_error: string | null;
+  enrichment_attempts: number;
+  enrichment_next_attempt_at: number | null;
   score: number | null;
   score_detail: string | null;
   score_profile_revision: number | null;
@@ -100,38 +114,91 @@ export class JobRepository {
     return byContent[0]?.job_key ?? null;
   }
 
-  /** Jobs of this run whose detail is still to capture (optionally re-admitting recoverable ones). */
-  async selectForEnrichment(runId: string, opts: { includeRecoverable: boolean; exclude: ReadonlySet<string>; limit: number }): Promise<Array<{ jobKey: string; url: string; canonicalUrl: string | null; status: EnrichmentStatus }>> {
-    const statuses = opts.includeRecoverable ? ['pending', 'robots_blocked', 'failed_retryable'] : ['pending'];
-    const rows: Array<{ job_key: string; url: string; canonical_url: string | null; enrichment_status: EnrichmentStatus }> = await this.uow.run(({ manager }) =>
+  /**
+   * Jobs of this run whose detail is still to capture: pending ones, and with `includeRecoverable`
+   * robots-blocked ones and retryable failures whose next attempt is due. Filtered, excluded and
+   * limited in SQL, so a poll reads at most `limit` rows however large the run is. Due retries are
+   * claimed (their next attempt pushed out by `leaseMs`) so the retry pass outside the run cannot
+   * take the same attempt at the same time; a claim whose holder died simply falls due again.
+   */
+  async selectForEnrichment(runId: string, opts: { includeRecoverable: boolean; exclude: ReadonlySet<string>; limit: number; now?: number; leaseMs?: number }): Promise<EnrichmentCandidate[]> {
+    const now = opts.now ?? Date.now();
+    const rows: CandidateRow[] = await this.uow.run(({ manager }) =>
       manager.query(
-        `SELECT j.job_key, j.url, j.canonical_url, j.enrichment_status FROM discovery_run_jobs r JOIN jobs j ON j.job_key = r.job_key
-         WHERE r.run_id = ? AND j.enrichment_status IN (${statuses.map(() => '?').join(', ')}) ORDER BY r.seen_at, r.job_key`,
-        [runId, ...statuses],
+        `SELECT j.job_key, j.url, j.canonical_url, j.enrichment_status, j.enrichment_attempts FROM discovery_run_jobs r JOIN jobs j ON j.job_key = r.job_key
+         WHERE r.run_id = ?
+           AND (j.enrichment_status = 'pending'
+                OR (? AND (j.enrichment_status = 'robots_blocked' OR (j.enrichment_status = 'failed_retryable' AND j.enrichment_next_attempt_at <= ?))))
+           AND j.job_key NOT IN (SELECT value FROM json_each(?))
+         ORDER BY r.seen_at, r.job_key LIMIT ?`,
+        [runId, opts.includeRecoverable ? 1 : 0, now, JSON.stringify([...opts.exclude]), opts.limit],
       ),
     );
-    return rows
-      .filter((r) => !opts.exclude.has(r.job_key))
-      .slice(0, opts.limit)
-      .map((r) => ({ jobKey: r.job_key, url: r.url, canonicalUrl: r.canonical_url, status: r.enrichment_status }));
+    const retries = rows.filter((r) => r.enrichment_status === 'failed_retryable').map((r) => r.job_key);
+    if (retries.length === 0) return rows.map(toCandidate);
+    const claimed = new Set(await this.claimRetries(retries, now, opts.leaseMs ?? ENRICHMENT_CLAIM_LEASE_MS));
+    return rows.filter((r) => r.enrichment_status !== 'failed_retryable' || claimed.has(r.job_key)).map(toCandidate);
   }
 
   /**
-   * Records a detail capture. Enriched, robots-blocked and permanently failed jobs move on to scoring
-   * (with whatever description the source gave); a retryable failure stays pending enrichment.
-   * Returns the job's idempotency key when it just became ready to score.
+   * Retryable enrichment failures of any run (or none) whose next attempt is due, oldest due first,
+   * claimed like selectForEnrichment's: the retry pass that runs outside discovery runs.
    */
-  async recordEnrichment(jobKey: string, outcome: { status: EnrichmentStatus; method?: string; error?: string; descriptionText?: string | null; descriptionHtml?: string | null }, now = Date.now()): Promise<string | null> {
+  async claimDueEnrichmentRetries(opts: { limit: number; now?: number; leaseMs?: number }): Promise<EnrichmentCandidate[]> {
+    const now = opts.now ?? Date.now();
+    const rows: CandidateRow[] = await this.uow.run(({ manager }) =>
+      manager.query(
+        `SELECT job_key, url, canonical_url, enrichment_status, enrichment_attempts FROM jobs
+         WHERE enrichment_status = 'failed_retryable' AND enrichment_next_attempt_at <= ? AND stage = 'pending_enrichment'
+         ORDER BY enrichment_next_attempt_at, job_key LIMIT ?`,
+        [now, opts.limit],
+      ),
+    );
+    if (rows.length === 0) return [];
+    const claimed = new Set(await this.claimRetries(rows.map((r) => r.job_key), now, opts.leaseMs ?? ENRICHMENT_CLAIM_LEASE_MS));
+    return rows.filter((r) => claimed.has(r.job_key)).map(toCandidate);
+  }
+
+  /** Of these keys, the retries still due now are pushed out by the lease; returns the ones taken. */
+  private claimRetries(jobKeys: string[], now: number, leaseMs: number): Promise<string[]> {
+    return this.uow.run(({ transaction }) =>
+      transaction(async (m) => {
+        const keys = JSON.stringify(jobKeys);
+        const due: Array<{ job_key: string }> = await m.query(
+          `SELECT job_key FROM jobs WHERE job_key IN (SELECT value FROM json_each(?)) AND enrichment_status = 'failed_retryable' AND enrichment_next_attempt_at <= ?`,
+          [keys, now],
+        );
+        const taken = due.map((r) => r.job_key);
+        if (taken.length > 0) {
+          await m.query(`UPDATE jobs SET enrichment_next_attempt_at = ? WHERE job_key IN (SELECT value FROM json_each(?))`, [now + leaseMs, JSON.stringify(taken)]);
+        }
+        return taken;
+      }, 'immediate'),
+    );
+  }
+
+  /**
+   * Records a detail capture. Enriched, robots-blocked, permanently failed and source-only jobs move
+   * on to scoring (with whatever description the source gave); a retryable failure stays pending
+   * enrichment until `nextAttemptAt` (now when not given). Returns the job's idempotency key when it
+   * just became ready to score.
+   */
+  async recordEnrichment(
+    jobKey: string,
+    outcome: { status: EnrichmentStatus; method?: string; error?: string; descriptionText?: string | null; descriptionHtml?: string | null; nextAttemptAt?: number },
+    now = Date.now(),
+  ): Promise<string | null> {
     return this.uow.run(({ transaction }) =>
       transaction(async (m) => {
         const moveOn = outcome.status !== 'failed_retryable';
         await m.query(
           `UPDATE jobs SET enrichment_status = ?, enrichment_method = COALESCE(?, enrichment_method), enrichment_error = ?,
-             enrichment_attempts = enrichment_attempts + 1,
+             enrichment_attempts = enrichment_attempts + 1, enrichment_next_attempt_at = ?,
              description_text = COALESCE(?, description_text), description_html = COALESCE(?, description_html),
              stage = CASE WHEN ? AND stage = 'pending_enrichment' THEN 'pending_score' ELSE stage END, updated_at = ?
            WHERE job_key = ?`,
-          [outcome.status, outcome.method ?? null, outcome.error ?? null, outcome.descriptionText ?? null, outcome.descriptionHtml ?? null, moveOn ? 1 : 0, now, jobKey],
+          [outcome.status, outcome.method ?? null, outcome.error ?? null, moveOn ? null : (outcome.nextAttemptAt ?? now),
+            outcome.descriptionText ?? null, outcome.descriptionHtml ?? null, moveOn ? 1 : 0, now, jobKey],
         );
         const rows: Array<{ idempotency_key: string; stage: string }> = await m.query(`SELECT idempotency_key, stage FROM jobs WHERE job_key = ?`, [jobKey]);
         return rows[0]?.stage === 'pending_score' ? rows[0].idempotency_key : null;
@@ -231,6 +298,8 @@ function toRecord(r: JobRow, sources: SourceRow[]): JobRecord {
     enrichmentStatus: r.enrichment_status,
     enrichmentMethod: r.enrichment_method,
     enrichmentError: r.enrichment_error,
+    enrichmentAttempts: r.enrichment_attempts,
+    enrichmentNextAttemptAt: r.enrichment_next_attempt_at === null ? null : new Date(r.enrichment_next_attempt_at).toISOString(),
     score: r.score,
     scoreDetail: r.score_detail ? JSON.parse(r.score_detail) : null,
     scoreProfileRevision: r.score_profile_revision,
