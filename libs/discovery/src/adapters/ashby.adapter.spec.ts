@@ -14,6 +14,14 @@ describe('AshbyAdapter', () => {
     expect(adapter.validateConfig({ board: 'initech' }).base_url).toBe('https://api.ashbyhq.com');
     expect(() => adapter.validateConfig({ board: 'initech', base_url: 42 })).toThrow(/base_url must be an absolute http\(s\) URL/);
     expect(() => adapter.validateConfig({ bord: 'initech' })).toThrow(SourceConfigError);
+    expect(adapter.validateConfig({ board: 'initech' }).company_name).toBeNull();
+  });
+
+  it('names every posting after the configured company_name (the posting API names no company)', async () => {
+    const config = adapter.validateConfig({ board: 'initech', base_url: sim().url, company_name: 'Initech Systems' });
+    const postings = await collect(adapter.discover(config, { http: new FetchHttpClient() }));
+    expect(postings.length).toBeGreaterThan(0);
+    for (const p of postings) expect(p.company).toBe('Initech Systems');
   });
 
   it('returns every posting with normalized fields and the published pay summary', async () => {

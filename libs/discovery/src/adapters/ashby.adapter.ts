@@ -2,11 +2,13 @@ import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, normalizeEmploymentType, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
-import { ConfigReader } from './source-config.validation';
+import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
 
 export interface AshbyConfig {
   base_url: string;
   board: string;
+  /** The employer's name as the user gave it: the posting API names none. */
+  company_name: string | null;
 }
 
 export const ASHBY_DEFAULT_BASE_URL = 'https://api.ashbyhq.com';
@@ -19,8 +21,8 @@ export class AshbyAdapter implements SourceAdapter<AshbyConfig> {
   readonly kind = 'ashby' as const;
 
   validateConfig(raw: unknown): AshbyConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'board']);
-    return r.finish({ base_url: r.baseUrl('base_url', ASHBY_DEFAULT_BASE_URL) ?? '', board: r.token('board') });
+    const r = new ConfigReader(this.kind, raw, ['base_url', 'board', COMPANY_NAME_KEY]);
+    return r.finish({ base_url: r.baseUrl('base_url', ASHBY_DEFAULT_BASE_URL) ?? '', board: r.token('board'), company_name: r.companyName() });
   }
 
   async *discover(config: AshbyConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
@@ -31,13 +33,13 @@ export class AshbyAdapter implements SourceAdapter<AshbyConfig> {
     const jobs = s.array(body['jobs'], 'body.jobs').map((item, i) => s.object(item, `jobs[${i}]`));
     // Unlisted postings are reachable by link only; the board does not advertise them.
     const postings = jobs.flatMap((job, i) =>
-      s.optBoolean(job, 'isListed', `jobs[${i}]`) === false ? [] : [toPosting(s, job, `jobs[${i}]`, config.board)],
+      s.optBoolean(job, 'isListed', `jobs[${i}]`) === false ? [] : [toPosting(s, job, `jobs[${i}]`, config.company_name ?? config.board)],
     );
     yield* postings;
   }
 }
 
-function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, board: string): DiscoveredPosting {
+function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, company: string): DiscoveredPosting {
   const location = s.optString(job, 'location', where);
   const isRemote = s.optBoolean(job, 'isRemote', where);
   const workplace = s.optString(job, 'workplaceType', where);
@@ -48,8 +50,9 @@ function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, 
     sourceKind: 'ashby',
     externalId: s.string(job, 'id', where),
     title: s.string(job, 'title', where),
-    // The posting API does not name the company; the board name is the best stable label.
-    company: board,
+    // The posting API does not name the company: the configured company_name, else the board name
+    // until enrichment finds the employer's name in the posting page's JSON-LD.
+    company,
     location,
     remote: isRemote ?? (workplace ? workplace === 'Remote' : remoteFromText(location)),
     url: s.string(job, 'jobUrl', where),

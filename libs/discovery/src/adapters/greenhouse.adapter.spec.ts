@@ -5,17 +5,28 @@ import { FetchHttpClient } from './testing/fetch-http-client.testing';
 import { boardJobs, drain, expectNormalized, sameSecond } from './testing/posting-assertions.testing';
 
 const adapter = new GreenhouseAdapter();
-const sim = useBoardSimulator({ seed: 11, jobsPerBoard: 30, families: [{ kind: 'greenhouse', token: 'acme' }, { kind: 'greenhouse', token: 'broken' }] });
+const sim = useBoardSimulator({
+  seed: 11,
+  jobsPerBoard: 30,
+  families: [
+    { kind: 'greenhouse', token: 'acme' },
+    { kind: 'greenhouse', token: 'broken' },
+    // A board whose jobs do not carry company_name: only the board endpoint names the employer.
+    { kind: 'greenhouse', token: 'bare', company: 'Bare Metal Works', jobs: 5, jobCompanyName: false },
+  ],
+});
 
 afterEach(() => sim().setKnobs({ boards: { 'greenhouse:broken': null } }));
 
 describe('GreenhouseAdapter.validateConfig', () => {
   it('fills in the public API host and keeps the token', () => {
-    expect(adapter.validateConfig({ board_token: ' acme ' })).toEqual({ base_url: GREENHOUSE_DEFAULT_BASE_URL, board_token: 'acme' });
-    expect(adapter.validateConfig({ kind: 'greenhouse', board_token: 'acme', base_url: 'http://127.0.0.1:9/gh/' })).toEqual({
+    expect(adapter.validateConfig({ board_token: ' acme ' })).toEqual({ base_url: GREENHOUSE_DEFAULT_BASE_URL, board_token: 'acme', company_name: null });
+    expect(adapter.validateConfig({ kind: 'greenhouse', board_token: 'acme', base_url: 'http://127.0.0.1:9/gh/', company_name: ' Acme Rockets ' })).toEqual({
       base_url: 'http://127.0.0.1:9/gh',
       board_token: 'acme',
+      company_name: 'Acme Rockets',
     });
+    expect(() => adapter.validateConfig({ board_token: 'acme', company_name: 7 })).toThrow(/company_name must be a string/);
   });
 
   it('names every bad field, its value and the rule', () => {
@@ -64,6 +75,36 @@ describe('GreenhouseAdapter.discover', () => {
       expect(p.descriptionText).toContain('What we are looking for\n\n- ');
       expect(p.tags.length).toBeGreaterThan(0);
     });
+  });
+
+  it("names jobs without company_name after the board endpoint's name (asked once), never the token", async () => {
+    const http = new FetchHttpClient();
+    const postings = await collect(adapter.discover(adapter.validateConfig({ board_token: 'bare', base_url: sim().url }), { http }));
+    expect(http.requests).toEqual([`${sim().url}/v1/boards/bare/jobs?content=true`, `${sim().url}/v1/boards/bare`]);
+    expect(postings).toHaveLength(5);
+    for (const p of postings) expect(p.company).toBe('Bare Metal Works');
+  });
+
+  it('uses the configured company_name over the board\'s own name, without asking the board endpoint', async () => {
+    for (const token of ['acme', 'bare']) {
+      const http = new FetchHttpClient();
+      const postings = await collect(adapter.discover(adapter.validateConfig({ board_token: token, base_url: sim().url, company_name: 'Acme Rockets' }), { http }));
+      expect(http.requests).toEqual([`${sim().url}/v1/boards/${token}/jobs?content=true`]);
+      expect(postings.length).toBeGreaterThan(0);
+      for (const p of postings) expect(p.company).toBe('Acme Rockets');
+    }
+  });
+
+  it('falls back to the token only when neither the jobs nor the board endpoint name the employer', async () => {
+    const stub = (board: unknown): HttpClient => ({
+      getJson: async (url: string) => (url.endsWith('/jobs?content=true') ? { jobs: [{ id: 1, title: 'Engineer', absolute_url: 'https://x.test/1' }] } : board) as never,
+      getText: async () => '',
+    });
+    const config = adapter.validateConfig({ board_token: 'acme' });
+    expect((await collect(adapter.discover(config, { http: stub({ name: null, content: null }) })))[0].company).toBe('acme');
+    expect((await collect(adapter.discover(config, { http: stub({ name: 'Acme Rockets' }) })))[0].company).toBe('Acme Rockets');
+    const malformed = await drain(adapter.discover(config, { http: stub({ name: 42 }) }));
+    expect((malformed.error as Error).message).toContain('body.name must be a string');
   });
 
   it('fails the board with MalformedResponseError on malformed JSON, naming the URL', async () => {

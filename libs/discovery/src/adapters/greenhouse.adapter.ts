@@ -3,11 +3,13 @@ import { decodeEntities } from './html-document.parser';
 import { cleanTags, normalizeEmploymentType, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
-import { ConfigReader } from './source-config.validation';
+import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
 
 export interface GreenhouseConfig {
   base_url: string;
   board_token: string;
+  /** The employer's name as the user gave it; wins over the board's own name. */
+  company_name: string | null;
 }
 
 export const GREENHOUSE_DEFAULT_BASE_URL = 'https://boards-api.greenhouse.io';
@@ -15,13 +17,17 @@ export const GREENHOUSE_DEFAULT_BASE_URL = 'https://boards-api.greenhouse.io';
 /**
  * Greenhouse Job Board API: `GET /v1/boards/{token}/jobs?content=true` returns the whole board in
  * one response (no pagination), descriptions included but HTML-escaped a second time.
+ *
+ * The company is the configured `company_name`, else the board's own name: each job's
+ * `company_name`, or for jobs without one the board endpoint `GET /v1/boards/{token}` (`{name}`),
+ * asked once and only then. The token ("acme") is the last resort: letters would address it.
  */
 export class GreenhouseAdapter implements SourceAdapter<GreenhouseConfig> {
   readonly kind = 'greenhouse' as const;
 
   validateConfig(raw: unknown): GreenhouseConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'board_token']);
-    return r.finish({ base_url: r.baseUrl('base_url', GREENHOUSE_DEFAULT_BASE_URL) ?? '', board_token: r.token('board_token') });
+    const r = new ConfigReader(this.kind, raw, ['base_url', 'board_token', COMPANY_NAME_KEY]);
+    return r.finish({ base_url: r.baseUrl('base_url', GREENHOUSE_DEFAULT_BASE_URL) ?? '', board_token: r.token('board_token'), company_name: r.companyName() });
   }
 
   async *discover(config: GreenhouseConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
@@ -29,14 +35,24 @@ export class GreenhouseAdapter implements SourceAdapter<GreenhouseConfig> {
     const url = `${config.base_url}/v1/boards/${segment(config.board_token)}/jobs?content=true`;
     const s = new ShapeReader(url);
     const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
-    const jobs = s.array(body['jobs'], 'body.jobs');
+    const jobs = s.array(body['jobs'], 'body.jobs').map((item, i) => s.object(item, `jobs[${i}]`));
+    const unnamed = config.company_name === null && jobs.some((job, i) => s.optString(job, 'company_name', `jobs[${i}]`) === null);
+    const fallback = (unnamed ? await boardName(config, ctx) : null) ?? config.board_token;
     // Map everything before yielding: a malformed job anywhere fails the board as a whole.
-    const postings = jobs.map((item, i) => toPosting(s, s.object(item, `jobs[${i}]`), `jobs[${i}]`, config.board_token));
+    const postings = jobs.map((job, i) => toPosting(s, job, `jobs[${i}]`, config.company_name, fallback));
     yield* postings;
   }
 }
 
-function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, token: string): DiscoveredPosting {
+/** The board's display name from `GET /v1/boards/{token}`, or null when it gives none. */
+async function boardName(config: GreenhouseConfig, ctx: DiscoverContext): Promise<string | null> {
+  ctx.signal?.throwIfAborted();
+  const url = `${config.base_url}/v1/boards/${segment(config.board_token)}`;
+  const s = new ShapeReader(url);
+  return s.optString(s.object(await fetchJson(ctx.http, url, ctx.signal), 'body'), 'name', 'body');
+}
+
+function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, configured: string | null, fallback: string): DiscoveredPosting {
   const location = s.optObject(job, 'location', where);
   const locationName = location ? s.optString(location, 'name', `${where}.location`) : null;
   const escaped = s.optString(job, 'content', where);
@@ -55,7 +71,7 @@ function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, 
     sourceKind: 'greenhouse',
     externalId: s.id(job, 'id', where),
     title: s.string(job, 'title', where),
-    company: s.optString(job, 'company_name', where) ?? token,
+    company: configured ?? s.optString(job, 'company_name', where) ?? fallback,
     location: locationName,
     remote: remoteFromText(locationName),
     url: s.string(job, 'absolute_url', where),

@@ -12,14 +12,15 @@ afterEach(() => sim().setKnobs({ boards: { 'lever:globex': null } }));
 
 describe('LeverAdapter.validateConfig', () => {
   it('requires site and defaults base_url to the public API', () => {
-    expect(adapter.validateConfig({ site: 'globex' })).toEqual({ base_url: LEVER_DEFAULT_BASE_URL, site: 'globex' });
+    expect(adapter.validateConfig({ site: 'globex' })).toEqual({ base_url: LEVER_DEFAULT_BASE_URL, site: 'globex', company_name: null });
+    expect(adapter.validateConfig({ site: 'globex', company_name: 'Globex Partners' })).toMatchObject({ company_name: 'Globex Partners' });
     expect(() => adapter.validateConfig({ site: '' })).toThrow(SourceConfigError);
     try {
       adapter.validateConfig({ site: 'has space', base_url: 'http://x.test/?a=1' });
     } catch (err) {
       expect((err as SourceConfigError).issues.map((i) => i.field).sort()).toEqual(['base_url', 'site']);
     }
-    expect.assertions(3);
+    expect.assertions(4);
   });
 });
 
@@ -49,6 +50,13 @@ describe('LeverAdapter.discover', () => {
         expect(p.salaryText).toBeNull();
       }
     });
+  });
+
+  it('names every posting after the configured company_name (the postings API names no company)', async () => {
+    const config = adapter.validateConfig({ site: 'globex', base_url: sim().url, company_name: 'Globex Partners' });
+    const postings = await collect(adapter.discover(config, { http: new FetchHttpClient() }));
+    expect(postings).toHaveLength(30);
+    for (const p of postings) expect(p.company).toBe('Globex Partners');
   });
 
   it('asks for ctx.pageSize per page', async () => {

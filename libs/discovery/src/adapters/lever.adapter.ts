@@ -2,11 +2,13 @@ import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, formatSalaryRange, normalizeEmploymentType, remoteFromText, type SalaryPeriod, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, ShapeReader } from './response-shape.reader';
 import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
-import { ConfigReader } from './source-config.validation';
+import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
 
 export interface LeverConfig {
   base_url: string;
   site: string;
+  /** The employer's name as the user gave it: the postings API names none. */
+  company_name: string | null;
 }
 
 export const LEVER_DEFAULT_BASE_URL = 'https://api.lever.co';
@@ -30,8 +32,8 @@ export class LeverAdapter implements SourceAdapter<LeverConfig> {
   readonly kind = 'lever' as const;
 
   validateConfig(raw: unknown): LeverConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'site']);
-    return r.finish({ base_url: r.baseUrl('base_url', LEVER_DEFAULT_BASE_URL) ?? '', site: r.token('site') });
+    const r = new ConfigReader(this.kind, raw, ['base_url', 'site', COMPANY_NAME_KEY]);
+    return r.finish({ base_url: r.baseUrl('base_url', LEVER_DEFAULT_BASE_URL) ?? '', site: r.token('site'), company_name: r.companyName() });
   }
 
   async *discover(config: LeverConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
@@ -45,7 +47,7 @@ export class LeverAdapter implements SourceAdapter<LeverConfig> {
       const s = new ShapeReader(url);
       const items = s.array(await fetchJson(ctx.http, url, ctx.signal), 'body');
       if (!items.length) return;
-      const postings = items.map((item, i) => toPosting(s, s.object(item, `[${i}]`), `[${i}]`, config.site));
+      const postings = items.map((item, i) => toPosting(s, s.object(item, `[${i}]`), `[${i}]`, config.company_name ?? config.site));
       const fresh = postings.filter((p) => !seen.has(p.externalId));
       // A page of only known ids means the server ignored skip; stop rather than loop forever.
       if (!fresh.length) return;
@@ -56,7 +58,7 @@ export class LeverAdapter implements SourceAdapter<LeverConfig> {
   }
 }
 
-function toPosting(s: ShapeReader, p: Record<string, unknown>, where: string, site: string): DiscoveredPosting {
+function toPosting(s: ShapeReader, p: Record<string, unknown>, where: string, company: string): DiscoveredPosting {
   const categories = s.optObject(p, 'categories', where) ?? {};
   const cw = `${where}.categories`;
   const location = s.optString(categories, 'location', cw) ?? (s.optStrings(categories, 'allLocations', cw).join(' / ') || null);
@@ -77,8 +79,9 @@ function toPosting(s: ShapeReader, p: Record<string, unknown>, where: string, si
     sourceKind: 'lever',
     externalId: s.string(p, 'id', where),
     title: s.string(p, 'text', where),
-    // The postings API does not name the company; the site is the best stable label.
-    company: site,
+    // The postings API does not name the company: the configured company_name, else the site until
+    // enrichment finds the employer's name in the posting page's JSON-LD.
+    company,
     location,
     remote: workplace === 'remote' ? true : workplace === 'on-site' || workplace === 'hybrid' ? false : remoteFromText(location),
     url: s.string(p, 'hostedUrl', where),

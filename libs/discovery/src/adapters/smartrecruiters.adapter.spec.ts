@@ -11,7 +11,7 @@ afterEach(() => sim().setKnobs({ boards: { 'smartrecruiters:UmbrellaCorp': null 
 
 describe('SmartRecruitersAdapter', () => {
   it('validates company_id', () => {
-    expect(adapter.validateConfig({ company_id: 'UmbrellaCorp' })).toEqual({ base_url: 'https://api.smartrecruiters.com', company_id: 'UmbrellaCorp' });
+    expect(adapter.validateConfig({ company_id: 'UmbrellaCorp' })).toEqual({ base_url: 'https://api.smartrecruiters.com', company_id: 'UmbrellaCorp', company_name: null });
     expect(() => adapter.validateConfig({ company_id: 7 })).toThrow(/company_id must be a non-empty path segment \(.*\) \(got 7\)/);
   });
 

@@ -2,11 +2,13 @@ import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
-import { ConfigReader } from './source-config.validation';
+import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
 
 export interface SmartRecruitersConfig {
   base_url: string;
   company_id: string;
+  /** The employer's name as the user gave it; wins over the postings' company name. */
+  company_name: string | null;
 }
 
 export const SMARTRECRUITERS_DEFAULT_BASE_URL = 'https://api.smartrecruiters.com';
@@ -22,8 +24,8 @@ export class SmartRecruitersAdapter implements SourceAdapter<SmartRecruitersConf
   readonly kind = 'smartrecruiters' as const;
 
   validateConfig(raw: unknown): SmartRecruitersConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'company_id']);
-    return r.finish({ base_url: r.baseUrl('base_url', SMARTRECRUITERS_DEFAULT_BASE_URL) ?? '', company_id: r.token('company_id') });
+    const r = new ConfigReader(this.kind, raw, ['base_url', 'company_id', COMPANY_NAME_KEY]);
+    return r.finish({ base_url: r.baseUrl('base_url', SMARTRECRUITERS_DEFAULT_BASE_URL) ?? '', company_id: r.token('company_id'), company_name: r.companyName() });
   }
 
   async *discover(config: SmartRecruitersConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
@@ -49,7 +51,7 @@ export class SmartRecruitersAdapter implements SourceAdapter<SmartRecruitersConf
           if ((err as { status?: unknown } | null)?.status === 404) continue;
           throw err;
         }
-        yield toPosting(new ShapeReader(detailUrl), { ...item, ...detail }, 'body', config.company_id);
+        yield toPosting(new ShapeReader(detailUrl), { ...item, ...detail }, 'body', config);
       }
       offset += content.length;
       if (!content.length || (total !== null && offset >= total)) return;
@@ -57,7 +59,7 @@ export class SmartRecruitersAdapter implements SourceAdapter<SmartRecruitersConf
   }
 }
 
-function toPosting(s: ShapeReader, p: JsonObject, where: string, companyId: string): DiscoveredPosting {
+function toPosting(s: ShapeReader, p: JsonObject, where: string, config: SmartRecruitersConfig): DiscoveredPosting {
   const company = s.optObject(p, 'company', where);
   const loc = s.optObject(p, 'location', where) ?? {};
   const lw = `${where}.location`;
@@ -78,7 +80,7 @@ function toPosting(s: ShapeReader, p: JsonObject, where: string, companyId: stri
     sourceKind: 'smartrecruiters',
     externalId: s.id(p, 'id', where),
     title: s.string(p, 'name', where),
-    company: (company && s.optString(company, 'name', `${where}.company`)) ?? companyId,
+    company: config.company_name ?? (company && s.optString(company, 'name', `${where}.company`)) ?? config.company_id,
     location,
     remote: s.optBoolean(loc, 'remote', lw),
     url: s.string(p, 'postingUrl', where),

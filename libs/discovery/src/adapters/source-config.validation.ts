@@ -2,6 +2,13 @@ import { SourceConfigError, type SourceConfigIssue, type SourceKind } from './so
 
 const TOKEN_RULE = "must be a non-empty path segment (no '/', '?', '#', '%' or whitespace)";
 
+/**
+ * The config key naming the employer of a single-company board (Greenhouse, Lever, Ashby,
+ * SmartRecruiters, Workable). It is the user's explicit word, so it wins over whatever name the
+ * board's API gives; without either, postings fall back to the board token.
+ */
+export const COMPANY_NAME_KEY = 'company_name';
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -83,6 +90,11 @@ export class ConfigReader {
       return null;
     }
     return value.trim() || null;
+  }
+
+  /** The optional `company_name` of a single-company board; see COMPANY_NAME_KEY. */
+  companyName(): string | null {
+    return this.optionalString(COMPANY_NAME_KEY, "must be a string: the employer's name as letters should address it");
   }
 
   oneOf<T extends string>(field: string, allowed: readonly T[], fallback?: T): T {

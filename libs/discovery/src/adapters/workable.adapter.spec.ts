@@ -11,7 +11,7 @@ afterEach(() => sim().setKnobs({ boards: { 'workable:hooli': null } }));
 
 describe('WorkableAdapter', () => {
   it('validates account', () => {
-    expect(adapter.validateConfig({ account: 'hooli' })).toEqual({ base_url: 'https://apply.workable.com', account: 'hooli' });
+    expect(adapter.validateConfig({ account: 'hooli' })).toEqual({ base_url: 'https://apply.workable.com', account: 'hooli', company_name: null });
     expect(() => adapter.validateConfig({ account: 'hooli', extra: true })).toThrow(/extra is not a known field/);
   });
 

@@ -2,11 +2,13 @@ import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
-import { ConfigReader } from './source-config.validation';
+import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
 
 export interface WorkableConfig {
   base_url: string;
   account: string;
+  /** The employer's name as the user gave it; wins over the account's name. */
+  company_name: string | null;
 }
 
 export const WORKABLE_DEFAULT_BASE_URL = 'https://apply.workable.com';
@@ -19,8 +21,8 @@ export class WorkableAdapter implements SourceAdapter<WorkableConfig> {
   readonly kind = 'workable' as const;
 
   validateConfig(raw: unknown): WorkableConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'account']);
-    return r.finish({ base_url: r.baseUrl('base_url', WORKABLE_DEFAULT_BASE_URL) ?? '', account: r.token('account') });
+    const r = new ConfigReader(this.kind, raw, ['base_url', 'account', COMPANY_NAME_KEY]);
+    return r.finish({ base_url: r.baseUrl('base_url', WORKABLE_DEFAULT_BASE_URL) ?? '', account: r.token('account'), company_name: r.companyName() });
   }
 
   async *discover(config: WorkableConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
@@ -28,7 +30,7 @@ export class WorkableAdapter implements SourceAdapter<WorkableConfig> {
     const url = `${config.base_url}/api/v1/widget/accounts/${segment(config.account)}?details=true`;
     const s = new ShapeReader(url);
     const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
-    const company = s.optString(body, 'name', 'body') ?? config.account;
+    const company = config.company_name ?? s.optString(body, 'name', 'body') ?? config.account;
     const postings = s.array(body['jobs'], 'body.jobs').map((item, i) => toPosting(s, s.object(item, `jobs[${i}]`), `jobs[${i}]`, company));
     yield* postings;
   }
