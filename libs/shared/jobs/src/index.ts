@@ -5,3 +5,4 @@ export * from './pipeline-run.repository';
 export * from './lifecycle.projector';
 export * from './run-projection.rules';
 export * from './preparation.repository';
+export * from './employer-name.rules';

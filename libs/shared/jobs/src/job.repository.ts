@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { looksLikeBoardToken } from './employer-name.rules';
 import type { EnrichmentCandidate, EnrichmentStatus, JobListFilter, JobRecord, JobStage, ObservedPosting, PrepStatus } from './job.model';
 
 /**
@@ -86,6 +87,9 @@ export class JobRepository {
                WHERE job_key = ?`,
               [now, now, p.descriptionText, p.descriptionHtml, p.salaryText, p.applyUrl, p.postedAt, jobKey],
             );
+            // A job first stored under its board token takes the employer's name once a source gives it
+            // (e.g. a company_name added to the source since).
+            await adoptEmployerName(m, jobKey, p.company, now);
           }
           await m.query(
             `INSERT INTO job_sources (source_id, external_id, job_key, source_kind, url, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -259,6 +263,26 @@ export class JobRepository {
       return { items: rows.map((row) => toRecord(row, sources.get(row.job_key) ?? [])), total };
     });
   }
+
+  /**
+   * Names a job after its employer while all it carries is a board token (see employer-name.rules.ts),
+   * e.g. from the JSON-LD hiringOrganization of its posting page. A real name is never replaced, and
+   * identity stays: the job, idempotency and content keys are the ones it was first stored under.
+   * Returns whether the name changed.
+   */
+  async adoptEmployerName(jobKey: string, employer: string, now = Date.now()): Promise<boolean> {
+    if (!employer.trim() || looksLikeBoardToken(employer)) return false;
+    return this.uow.run(({ transaction }) => transaction((m) => adoptEmployerName(m, jobKey, employer, now), 'immediate'));
+  }
+}
+
+async function adoptEmployerName(m: EntityManager, jobKey: string, employer: string, now: number): Promise<boolean> {
+  const name = employer.trim();
+  if (!name || looksLikeBoardToken(name)) return false;
+  const rows: Array<{ company: string }> = await m.query(`SELECT company FROM jobs WHERE job_key = ?`, [jobKey]);
+  if (!rows[0] || !looksLikeBoardToken(rows[0].company)) return false;
+  await m.query(`UPDATE jobs SET company = ?, updated_at = ? WHERE job_key = ?`, [name, now, jobKey]);
+  return true;
 }
 
 type SourceRow = { job_key: string; source_id: string; source_kind: string; external_id: string; url: string };
