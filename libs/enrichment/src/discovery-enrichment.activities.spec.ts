@@ -73,7 +73,7 @@ describe('discoveryEnrichment', () => {
     expect(await jobs.get('j_a')).toMatchObject({ stage: 'pending_score', enrichmentStatus: 'enriched', enrichmentMethod: 'json_ld', descriptionText: 'Build the platform.' });
   });
 
-  it('re-admits robots-blocked and retryable-failed rows once per activity lifetime; non-retryable failures stay out', async () => {
+  it('re-admits robots-blocked rows once per activity lifetime, retryable failures only once their backoff elapsed; non-retryable failures stay out', async () => {
     await jobs.recordObservations('r1', 'f', [posting('j_robots'), posting('j_flaky'), posting('j_dead')]);
     await jobs.recordEnrichment('j_robots', { status: 'robots_blocked' });
     await jobs.recordEnrichment('j_flaky', { status: 'failed_retryable' });
@@ -84,12 +84,67 @@ describe('discoveryEnrichment', () => {
     });
     const { discoveryEnrichment } = createEnrichmentActivities({ jobs, cpu, http, startPreparation: async () => undefined });
     const input = { runId: 'r1', mode: 'terminal' as const, perJobHandoff: false, internalConcurrency: 2 };
+    const before = Date.now();
     await new MockActivityEnvironment().run(discoveryEnrichment, input);
     expect(Object.fromEntries(http.calls)).toEqual({ 'https://b.test/j_robots': 1, 'https://b.test/j_flaky': 1 });
-    // A new activity lifetime admits them once more.
+    // A new activity lifetime admits the robots-blocked row once more; the flaky one waits for its backoff.
     await new MockActivityEnvironment().run(discoveryEnrichment, input);
-    expect(Object.fromEntries(http.calls)).toEqual({ 'https://b.test/j_robots': 2, 'https://b.test/j_flaky': 2 });
-    expect((await jobs.get('j_flaky'))?.stage).toBe('pending_enrichment');
+    expect(Object.fromEntries(http.calls)).toEqual({ 'https://b.test/j_robots': 2, 'https://b.test/j_flaky': 1 });
+    const flaky = await jobs.get('j_flaky');
+    expect(flaky).toMatchObject({ stage: 'pending_enrichment', enrichmentStatus: 'failed_retryable', enrichmentAttempts: 2 });
+    // Second attempt failed: the third waits factor × base (4 min by default).
+    expect(Date.parse(flaky?.enrichmentNextAttemptAt as string)).toBeGreaterThanOrEqual(before + 4 * 60_000);
+  });
+
+  it('after the last bounded attempt a retryable failure moves on to scoring as source_only, with the source’s description', async () => {
+    await jobs.recordObservations('r1', 'f', [{ ...posting('j_a'), descriptionText: 'From the board.' }]);
+    const http = new ScriptedHttp({ 'https://b.test/j_a': retryable503('https://b.test/j_a') });
+    const handed: string[] = [];
+    const { discoveryEnrichment } = createEnrichmentActivities({
+      jobs, cpu, http, retry: { maxAttempts: 3, baseDelayMs: 0, factor: 1 }, startPreparation: async (j) => void handed.push(j.jobKey),
+    });
+    const result = await new MockActivityEnvironment().run(discoveryEnrichment, { runId: 'r1', mode: 'terminal' as const, perJobHandoff: true, internalConcurrency: 1 });
+    expect(result).toEqual({ enriched: 0, failed: 3, handedOff: 1 });
+    expect(http.calls.get('https://b.test/j_a')).toBe(3);
+    expect(handed).toEqual(['j_a']);
+    expect(await jobs.get('j_a')).toMatchObject({
+      stage: 'pending_score',
+      enrichmentStatus: 'source_only',
+      enrichmentAttempts: 3,
+      enrichmentNextAttemptAt: null,
+      descriptionText: 'From the board.',
+      enrichmentError: expect.stringContaining('after 3 attempts (last: 503 from https://b.test/j_a)'),
+    });
+  });
+
+  it('a failing lane cancels its sibling lanes and awaits them before the activity fails', async () => {
+    await jobs.recordObservations('r1', 'f', [posting('j_slow'), posting('j_bad')]);
+    let slowSettled = false;
+    const http: HttpClient = {
+      getJson: async () => Promise.reject(new Error('not used')),
+      getText: async (url, opts) => {
+        if (url.endsWith('j_bad')) return PAGE('Bad');
+        // Holds until the lane is cancelled (the 10 s cap only keeps a broken build from hanging).
+        await new Promise<void>((resolve) => {
+          const cap = setTimeout(resolve, 10_000);
+          opts?.signal?.addEventListener('abort', () => (clearTimeout(cap), resolve()), { once: true });
+        });
+        slowSettled = true;
+        throw new Error(`aborted ${url}`);
+      },
+    };
+    // The store fails while recording j_bad (say, the disk filled up).
+    const failing = Object.create(jobs) as JobRepository;
+    failing.recordEnrichment = async (jobKey, outcome) => {
+      if (jobKey === 'j_bad') throw new Error('SQLITE_FULL: database or disk is full');
+      return jobs.recordEnrichment(jobKey, outcome);
+    };
+    const { discoveryEnrichment } = createEnrichmentActivities({ jobs: failing, cpu, http, startPreparation: async () => undefined });
+    const run = new MockActivityEnvironment().run(discoveryEnrichment, { runId: 'r1', mode: 'terminal' as const, perJobHandoff: false, internalConcurrency: 2 });
+    await expect(run).rejects.toThrow('SQLITE_FULL');
+    expect(slowSettled).toBe(true);
+    // The cancelled sibling wrote nothing after the activity gave up.
+    expect(await jobs.get('j_slow')).toMatchObject({ enrichmentStatus: 'pending', enrichmentAttempts: 0 });
   });
 
   it('a failed per-job handoff is logged and left to the fan-out backstop, not an enrichment failure', async () => {

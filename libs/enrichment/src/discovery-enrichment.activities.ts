@@ -1,33 +1,24 @@
-import * as path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import type { DiscoveryEnrichmentInput, DiscoveryEnrichmentResult, EnrichmentActivities } from '@jobctrl/pipeline/contracts';
-import type { HttpClient } from '@jobctrl/shared/http';
-import type { EnrichmentStatus, JobRepository } from '@jobctrl/shared/jobs';
-import type { CpuTaskPool } from '@jobctrl/shared/temporal';
-import type { DetailPageParse } from './detail-page.parser';
-import type { PageRenderer } from './chromium.renderer';
+import { mapBounded } from './bounded-lanes.util';
+import { captureDetail, type DetailCaptureDeps } from './detail-capture';
 
-export interface EnrichmentActivityDeps {
-  jobs: JobRepository;
-  http: HttpClient;
-  cpu: CpuTaskPool;
-  /** Chromium for pages that render their content with JavaScript; without it such pages keep the source's text. */
-  renderer?: PageRenderer;
+export interface EnrichmentActivityDeps extends DetailCaptureDeps {
   /** Starts prep-{idempotency_key} with USE_EXISTING (composed by the worker app). */
   startPreparation: (job: { jobKey: string; idempotencyKey: string }) => Promise<void>;
   pollIntervalMs?: number;
   log?: (message: string) => void;
 }
 
-const PARSER = path.join(__dirname, `detail-page.parser${path.extname(__filename)}`);
-
 /**
  * The execution-scoped enrichment consumer (score-as-you-discover).
  * live: polls the run's durable membership while families still commit jobs, until cancelled.
  * terminal: drains what is selectable and returns — the authoritative reconcile.
- * Robots-blocked and retryable-failed rows are re-admitted once per activity lifetime; as each job
- * is committed to pending_score its preparation workflow is started at once (per-job handoff),
+ * Robots-blocked rows are re-admitted once per activity lifetime, retryable failures whenever their
+ * backoff has elapsed (after the last bounded attempt they move on as source_only, and the retry
+ * pass outside runs takes over those still waiting when the run ends); as each job is committed
+ * to pending_score its preparation workflow is started at once (per-job handoff),
  * serialized, best-effort: a failed start is left to the fan-out backstop.
  */
 export function createEnrichmentActivities(deps: EnrichmentActivityDeps): EnrichmentActivities {
@@ -52,18 +43,16 @@ export function createEnrichmentActivities(deps: EnrichmentActivityDeps): Enrich
         for (;;) {
           ctx.heartbeat(result);
           const candidates = await deps.jobs.selectForEnrichment(input.runId, { includeRecoverable: true, exclude: readmitted, limit: input.internalConcurrency * 4 });
-          for (const c of candidates) if (c.status !== 'pending') readmitted.add(c.jobKey);
+          for (const c of candidates) if (c.status === 'robots_blocked') readmitted.add(c.jobKey);
           if (candidates.length === 0) {
             if (input.mode === 'terminal') break;
             await ctx.sleep(deps.pollIntervalMs ?? 500); // rejects when the workflow cancels the live consumer
             continue;
           }
-          await mapBounded(candidates, input.internalConcurrency, async (job) => {
-            signal.throwIfAborted();
-            const outcome = await enrichOne(deps, job.url, signal);
+          await mapBounded(candidates, input.internalConcurrency, signal, async (job, lane) => {
+            const { outcome, ready } = await captureDetail(deps, job, lane);
             if (outcome.status === 'enriched') result.enriched += 1;
             else result.failed += 1;
-            const ready = await deps.jobs.recordEnrichment(job.jobKey, outcome);
             if (ready && input.perJobHandoff) await handOff({ jobKey: job.jobKey, idempotencyKey: ready });
             ctx.heartbeat(result);
           });
@@ -79,36 +68,3 @@ export function createEnrichmentActivities(deps: EnrichmentActivityDeps): Enrich
     },
   };
 }
-
-async function enrichOne(
-  deps: EnrichmentActivityDeps,
-  url: string,
-  signal: AbortSignal,
-): Promise<{ status: EnrichmentStatus; method?: string; error?: string; descriptionText?: string | null }> {
-  try {
-      const html = await deps.http.getText(url, { signal });
-      const parsed = await deps.cpu.run<string, DetailPageParse>(PARSER, 'parseDetailPage', html, { signal });
-      if (parsed.method !== 'needs_browser') return { status: 'enriched', method: parsed.method, descriptionText: parsed.descriptionText };
-      if (!deps.renderer) {
-        return { status: 'failed', method: parsed.method, error: 'page renders its content with JavaScript and no browser is configured' };
-      }
-      // The host policy admitted this URL above (robots, politeness); only then may the browser load it.
-      const rendered = await deps.renderer.render(url, { signal });
-      const again = await deps.cpu.run<string, DetailPageParse>(PARSER, 'parseDetailPage', rendered, { signal });
-      if (again.method === 'needs_browser') return { status: 'failed', method: 'browser', error: 'page had no readable content even after rendering' };
-      return { status: 'enriched', method: 'browser', descriptionText: again.descriptionText };
-    } catch (err) {
-      if (signal.aborted) throw err;
-      const e = err as { code?: string; retryable?: boolean; message?: string };
-      if (e.code === 'robots_blocked' && e.retryable === false) return { status: 'robots_blocked', error: e.message };
-      return { status: e.retryable ? 'failed_retryable' : 'failed', error: e.message ?? String(err) };
-    }
-  }
-
-  async function mapBounded<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
-    let next = 0;
-    const lanes = Array.from({ length: Math.max(1, Math.min(width, items.length)) }, async () => {
-      while (next < items.length) await fn(items[next++]);
-    });
-    await Promise.all(lanes);
-  }

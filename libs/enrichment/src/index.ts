@@ -7,3 +7,8 @@ export { createEnrichmentActivities } from './discovery-enrichment.activities';
 export type { EnrichmentActivityDeps } from './discovery-enrichment.activities';
 export { ChromiumRenderer } from './chromium.renderer';
 export type { ChromiumRendererOptions, PageRenderer } from './chromium.renderer';
+export { EnrichmentRetryPass } from './enrichment-retry.pass';
+export type { EnrichmentRetryPassDeps, EnrichmentRetryPassResult } from './enrichment-retry.pass';
+export { DEFAULT_ENRICHMENT_RETRY, settleRetryableFailure } from './enrichment-retry.rules';
+export type { EnrichmentOutcome, EnrichmentRetryPolicy } from './enrichment-retry.rules';
+export type { DetailCaptureDeps } from './detail-capture';

@@ -33,6 +33,8 @@ export interface PipelineRunView {
   preparation: { selected: number; completed: number; failed: number } | null;
   familiesFailed: string[];
   familiesCompleted: string[];
+  /** Why a failed run failed (e.g. planning refused a disabled source); null otherwise. */
+  error: string | null;
   jobsDiscovered: number;
   createdAt: string;
   finishedAt: string | null;
@@ -123,9 +125,11 @@ export class PipelineRunService {
       preparation: run.preparation,
       familiesFailed: discovery?.familiesFailed.map((f) => f.family) ?? [],
       familiesCompleted: discovery?.familiesCompleted ?? [],
+      error: status === 'failed' ? failureReason(latest?.outcome ?? null) : null,
       jobsDiscovered: discovery?.jobsDiscovered ?? 0,
       createdAt: run.createdAt,
-      finishedAt: latest?.finishedAt ? new Date(latest.finishedAt).toISOString() : (discovery?.finishedAt ?? null),
+      // A run is finished when its own workflow is: a pipeline's discover child finishing early is not it.
+      finishedAt: latest ? (latest.finishedAt ? new Date(latest.finishedAt).toISOString() : null) : (discovery?.finishedAt ?? null),
     };
   }
 
@@ -142,5 +146,15 @@ export class PipelineRunService {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
     return this.get(runId);
+  }
+}
+
+/** The reason a failed workflow recorded in its lifecycle outcome (the payload's `error`). */
+function failureReason(outcome: string | null): string {
+  try {
+    const error = (JSON.parse(outcome ?? '{}') as { error?: unknown }).error;
+    return typeof error === 'string' && error ? error : 'the run failed without a recorded reason';
+  } catch {
+    return 'the run failed without a recorded reason';
   }
 }
