@@ -66,6 +66,22 @@ describe('qualityReviewExtractive', () => {
     expect(qualityReviewExtractive(good, { title: 'Platform Developer (m/f/d)', company: 'Lumen Payments, Inc.' }).passed).toBe(true);
   });
 
+  it('fails a letter whose company is a lower-case board token, saying so, even when the letter names it', () => {
+    const acme = { title: job.title, company: 'acme' };
+    const letter = composeCoverLetterExtractive(profile, { ...job, company: 'acme' }).text;
+    expect(letter).toContain('Dear acme hiring team');
+    expect(qualityReviewExtractive(letter, acme)).toEqual({
+      kind: 'quality',
+      passed: false,
+      issues: [`company is a job-board token, not the employer's name: "acme" (set company_name in the source's config)`],
+    });
+    // The employer's own name, however it is cased, is not a token.
+    for (const company of ['Acme', 'ACME', 'Acme Labs']) {
+      const named = composeCoverLetterExtractive(profile, { ...job, company }).text;
+      expect(qualityReviewExtractive(named, { title: job.title, company })).toEqual({ kind: 'quality', passed: true, issues: [] });
+    }
+  });
+
   it('flags letters that are too short or too long', () => {
     expect(qualityReviewExtractive('Dear Lumen Payments, I want the Senior Platform Engineer job.', job).issues).toEqual(['too short: 10 words (minimum 120)']);
     const long = `${good}\n\n${'I have shipped many platform features on Kubernetes with Terraform. '.repeat(30)}`;

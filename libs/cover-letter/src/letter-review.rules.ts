@@ -9,6 +9,7 @@ import {
   titleCoreWords,
   type Profile,
 } from '@jobctrl/shared/profile';
+import { looksLikeBoardToken } from '@jobctrl/shared/jobs';
 import { letterText, type LetterInput } from './cover-letter.types';
 import { checkFactualClaims } from './factual-claims.checker';
 import type { ReviewVerdict } from './review.types';
@@ -33,6 +34,9 @@ import type { ReviewVerdict } from './review.types';
  *    re-checked (they may name partners or durations the user wrote).
  *
  * Quality review (kind 'quality'):
+ *  - the company is the employer's name, not a job board's lower-case token ("acme", see
+ *    looksLikeBoardToken): a letter can only address a token wrongly ("Dear acme hiring team"), so
+ *    it fails whatever the text says; the fix is the source's `company_name` (see boardTokenIssue);
  *  - names the company (its name without legal suffixes, case-insensitive) and the role (every core
  *    word of the job title, see titleCoreWords; plurals folded);
  *  - between MIN_WORDS (120) and MAX_WORDS (450) words;
@@ -102,6 +106,8 @@ export function qualityReviewExtractive(letter: LetterInput, job: { title: strin
   const text = letterText(letter);
   const issues: string[] = [];
 
+  const token = boardTokenIssue(job.company);
+  if (token) issues.push(token);
   if (!namesCompany(text, job.company)) issues.push(`missing company: ${job.company}`);
   const missingRole = missingRoleWords(text, job.title);
   if (missingRole.length > 0) issues.push(`missing role: ${job.title} (not found: ${missingRole.join(', ')})`);
@@ -117,6 +123,15 @@ export function qualityReviewExtractive(letter: LetterInput, job: { title: strin
   for (const phrase of cliches) issues.push(`cliché: "${phrase}"`);
 
   return { kind: 'quality', passed: hardIssues === 0 && cliches.length <= 1, issues };
+}
+
+/**
+ * The quality issue of a job whose company is only a board token, or null. Shared with the model
+ * quality review, which is AND-ed with it: no reviewer can accept a letter addressed to a token.
+ */
+export function boardTokenIssue(company: string): string | null {
+  if (!looksLikeBoardToken(company)) return null;
+  return `company is a job-board token, not the employer's name: "${company.trim()}" (set company_name in the source's config)`;
 }
 
 /** Words as a reader counts them: whitespace-separated runs containing a letter or digit. */

@@ -49,6 +49,19 @@ describe('qualityReviewWithModel', () => {
   });
 });
 
+describe('qualityReviewWithModel and board tokens', () => {
+  it('fails a letter addressed to a board token even when the model passes it', async () => {
+    const client = scriptedLlmClient([{ passed: true, issues: ['could mention observability'] }]);
+    const acme = { ...job, company: 'acme' };
+    const { verdict } = await qualityReviewWithModel(client, composeCoverLetterExtractive(profile, acme), acme);
+    expect(verdict).toEqual({
+      kind: 'quality',
+      passed: false,
+      issues: [`company is a job-board token, not the employer's name: "acme" (set company_name in the source's config)`, 'could mention observability'],
+    });
+  });
+});
+
 describe('parseReviewAnswer', () => {
   it('is strict and names the field', () => {
     expect(() => parseReviewAnswer({ passed: 'yes', issues: [] })).toThrow('passed: must be true or false');

@@ -2,7 +2,7 @@ import type { LlmClient, LlmUsage, StructuredRequest } from '@jobctrl/shared/llm
 import { answerObject, textList } from '@jobctrl/shared/llm';
 import type { Profile } from '@jobctrl/shared/profile';
 import { letterText, type CoverLetterJob, type LetterInput } from './cover-letter.types';
-import { CLICHES, MAX_WORDS, MIN_WORDS, factualReviewExtractive, type FactualReviewOptions } from './letter-review.rules';
+import { CLICHES, MAX_WORDS, MIN_WORDS, boardTokenIssue, factualReviewExtractive, type FactualReviewOptions } from './letter-review.rules';
 import type { ReviewKind, ReviewVerdict } from './review.types';
 
 /**
@@ -11,7 +11,8 @@ import type { ReviewKind, ReviewVerdict } from './review.types';
  * is AND-ed with `factualReviewExtractive` and the issues merged (deterministic ones first,
  * duplicates dropped), so a model can never pass a letter that names an unknown employer or
  * overstates years of experience. The quality verdict is the model's: the extractive quality rules
- * are heuristics a model may legitimately overrule, unlike an invented employer.
+ * are heuristics a model may legitimately overrule, unlike an invented employer — and unlike a
+ * company that is only a board token (boardTokenIssue), which fails whatever the model says.
  *
  * A verdict that fails must list at least one issue; the validation message says so and the client
  * feeds it to its repair retry.
@@ -76,7 +77,8 @@ export async function qualityReviewWithModel(
     `Cover letter:\n"""\n${letterText(letter)}\n"""`,
   ].join('\n\n');
   const { value, usage } = await client.generate(reviewRequest('quality', QUALITY_SYSTEM, user, options.signal));
-  return { verdict: { kind: 'quality', passed: value.passed, issues: value.issues }, usage };
+  const token = boardTokenIssue(job.company);
+  return { verdict: { kind: 'quality', passed: value.passed && !token, issues: token ? mergeIssues([token], value.issues) : value.issues }, usage };
 }
 
 function reviewRequest(kind: ReviewKind, system: string, user: string, signal?: AbortSignal): StructuredRequest<{ passed: boolean; issues: string[] }> {
