@@ -1,3 +1,4 @@
+import { PIPELINE_INTERNAL_CONCURRENCY_MAX } from '@jobctrl/shared/config';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { HostPolicyHttpClient } from '@jobctrl/shared/http';
 import { DiscoveryRunRepository, JobRepository, LifecycleProjector, PipelineRunRepository, PreparationRepository } from '@jobctrl/shared/jobs';
@@ -14,7 +15,11 @@ import { createPreparationActivities } from '@jobctrl/preparation';
 import { describePreparation, startPreparation, startPreparationForBatch, wakePausedPreparations } from './preparation-starter';
 
 export interface PipelineSettings {
-  internalConcurrency: number;
+  /**
+   * pipeline_internal_concurrency: the live reader (the worker app), or a fixed number (tests,
+   * benches). Read when a discovery run plans; the run then carries that snapshot.
+   */
+  internalConcurrency: number | (() => number);
   hostPolicy: { minSpacingMs: number; maxInFlightPerHost: number };
   enrichmentPollMs?: number;
   /** Chromium for JavaScript-rendered detail pages (browser_executable_path); none = such pages keep the source text. */
@@ -52,9 +57,14 @@ export interface ActivityDeps {
  */
 export function buildActivities(deps: ActivityDeps) {
   const jobs = new JobRepository(deps.uow);
-  // Browsers are bounded by pipeline_internal_concurrency (pages at once, one Chromium process).
+  const { internalConcurrency } = deps.pipeline;
+  const liveConcurrency = typeof internalConcurrency === 'function' ? internalConcurrency : () => internalConcurrency;
+  // One Chromium process per worker. Pages at once are bounded per enrichment consumer by its run's
+  // snapshot of pipeline_internal_concurrency (the consumer renders at most that many jobs at once);
+  // the renderer's own cap is only the ceiling the setting can ever reach, so a run started after
+  // the setting was raised gets its pages without a worker restart.
   const renderer = deps.pipeline.browserExecutablePath
-    ? new ChromiumRenderer({ executablePath: deps.pipeline.browserExecutablePath, maxPages: deps.pipeline.internalConcurrency })
+    ? new ChromiumRenderer({ executablePath: deps.pipeline.browserExecutablePath, maxPages: PIPELINE_INTERNAL_CONCURRENCY_MAX })
     : undefined;
   // One host policy per worker: politeness limits hold across every family and the enrichment consumer.
   const http = new HostPolicyHttpClient({ minSpacingMs: deps.pipeline.hostPolicy.minSpacingMs, maxInFlightPerHost: deps.pipeline.hostPolicy.maxInFlightPerHost });
@@ -92,7 +102,7 @@ export function buildActivities(deps: ActivityDeps) {
       jobs,
       runs: new DiscoveryRunRepository(deps.uow),
       http,
-      internalConcurrency: () => deps.pipeline.internalConcurrency,
+      internalConcurrency: liveConcurrency,
       startPreparation,
     }),
     ...createEnrichmentActivities({ jobs, http, cpu: deps.cpu, renderer, startPreparation, pollIntervalMs: deps.pipeline.enrichmentPollMs, log: deps.log }),

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { HeartbeatWriter, WorkerHeartbeatRepository } from '@jobctrl/operations';
-import { createLiveSettingsReader, JOBCTRL_CONFIG, ResolvedConfig } from '@jobctrl/shared/config';
+import { JOBCTRL_CONFIG, LiveSettingsReader, ResolvedConfig } from '@jobctrl/shared/config';
 import { PreparationRepository } from '@jobctrl/shared/jobs';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
@@ -20,6 +20,7 @@ export class WorkerRuntime {
     @Inject(JOBCTRL_CONFIG) private readonly config: ResolvedConfig,
     private readonly uow: UnitOfWorkFactory,
     private readonly heartbeats: WorkerHeartbeatRepository,
+    private readonly live: LiveSettingsReader,
   ) {}
 
   async run(): Promise<void> {
@@ -30,10 +31,10 @@ export class WorkerRuntime {
     let writer: HeartbeatWriter | undefined;
     let recovery: PreparationRecovery | undefined;
     let clientConnection: Connection | undefined;
-    // Spend ceiling, score threshold, recovery idle time and internal concurrency apply without a restart.
-    const live = createLiveSettingsReader(this.config);
+    // Spend ceiling, score threshold, recovery idle time and internal concurrency apply without a
+    // restart: everything below reads them through the process's one live reader.
     const preparationLive = () => {
-      const s = live();
+      const s = this.live.settings();
       return {
         dailySpendCeilingUsd: s.daily_spend_ceiling_usd,
         tailorScoreThreshold: s.tailor_score_threshold,
@@ -49,7 +50,8 @@ export class WorkerRuntime {
         capacity,
         uow: this.uow,
         pipeline: {
-          internalConcurrency: this.config.pipelineInternalConcurrency,
+          // Read when a discovery run plans, never frozen at worker start.
+          internalConcurrency: () => this.live.pipelineInternalConcurrency(),
           hostPolicy: this.config.hostPolicy,
           browserExecutablePath: this.config.browserExecutablePath,
           preparation: { llm: this.config.llm, live: preparationLive },

@@ -91,7 +91,7 @@ export class PipelineRunService {
           stages,
           scope: opts.scope,
           // Snapshot: a later settings change does not resize a running batch.
-          internalConcurrency: Number(this.settings.get()['pipeline_internal_concurrency']),
+          internalConcurrency: this.settings.live().pipeline_internal_concurrency,
           ...(opts.sourceIds ? { sourceIds: opts.sourceIds } : {}),
           ...(opts.profileRevision !== undefined ? { profileRevision: opts.profileRevision } : {}),
         };

@@ -46,7 +46,6 @@ describe('config loading', () => {
       appDir: join(dir, '.jobctrl'),
       databasePath: join(dir, '.jobctrl', 'jobctrl.sqlite'),
       workerActivitySlots: 4,
-      pipelineInternalConcurrency: 2,
       temporal: { address: null, namespace: 'default', taskQueue: 'jobctrl-default', devServerPort: 7233, tls: null },
       api: { host: '127.0.0.1', port: 3000 },
       heartbeat: { intervalMs: 5000, staleMs: 30000 },
@@ -104,7 +103,8 @@ describe('config loading', () => {
     });
     const config = loadConfig({ path, env: { TEMPORAL_KEY: 'secret' } });
     expect(config.workerActivitySlots).toBe(12);
-    expect(config.pipelineInternalConcurrency).toBe(3);
+    // Read live (LiveSettingsReader), never from the start-time config: only the validated setting is kept.
+    expect(config.settings.pipeline_internal_concurrency).toBe(3);
     expect(config.temporal).toMatchObject({ address: 'temporal:7233', taskQueue: 'q', apiKey: 'secret', tls: null });
     expect(config.api).toEqual({ host: '0.0.0.0', port: 0 });
     expect(config.heartbeat).toEqual({ intervalMs: 2000, staleMs: 9000 });

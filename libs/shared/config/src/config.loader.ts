@@ -86,7 +86,6 @@ export function resolveSettings(
     appDir,
     databasePath,
     workerActivitySlots: settings.worker_activity_slots,
-    pipelineInternalConcurrency: settings.pipeline_internal_concurrency,
     temporal,
     api: { host: settings.api_host, port: settings.api_port },
     heartbeat: {

@@ -1,12 +1,13 @@
 import { Inject, Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from './config.error';
 import { loadConfig } from './config.loader';
 import { JOBCTRL_CONFIG } from './config.tokens';
 import { JobctrlConfigModule } from './jobctrl-config.module';
+import { LiveSettingsReader } from './live-settings.reader';
 import { ResolvedConfig } from './resolved-config.model';
 import { SettingsService } from './settings.service';
 
@@ -15,6 +16,7 @@ class Consumer {
   constructor(
     @Inject(JOBCTRL_CONFIG) readonly config: ResolvedConfig,
     readonly settings: SettingsService,
+    readonly live: LiveSettingsReader,
   ) {}
 }
 
@@ -60,6 +62,23 @@ describe('JobctrlConfigModule', () => {
 
     await expect(settings.patch({ worker_activity_slots: 0 })).rejects.toBeInstanceOf(ConfigError);
     expect(settings.get()['worker_activity_slots']).toBe(10);
+  });
+
+  it('one live reader: a PATCH and a hand edit of config.json both reach it without a restart', async () => {
+    const path = join(dir, 'config.json');
+    const config = loadConfig({ path, env: {} });
+    const { settings, live } = await boot(config);
+    expect(live.pipelineInternalConcurrency()).toBe(2);
+
+    const result = await settings.patch({ pipeline_internal_concurrency: 5 });
+    expect(result.restartRequired).toEqual([]);
+    expect(live.pipelineInternalConcurrency()).toBe(5);
+    expect(settings.live().pipeline_internal_concurrency).toBe(5);
+
+    writeFileSync(path, JSON.stringify({ pipeline_internal_concurrency: 7 }));
+    expect(live.pipelineInternalConcurrency()).toBe(7);
+    expect(settings.get()['pipeline_internal_concurrency']).toBe(7);
+    expect(config.settings.pipeline_internal_concurrency).toBe(2);
   });
 
   it('get() returns a copy', async () => {

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { JOBCTRL_CONFIG } from './config.tokens';
+import { LiveSettingsReader } from './live-settings.reader';
 import { ResolvedConfig } from './resolved-config.model';
 import { SettingsService } from './settings.service';
 
@@ -13,8 +14,10 @@ export class JobctrlConfigModule {
     return {
       module: JobctrlConfigModule,
       global: true,
-      providers: [{ provide: JOBCTRL_CONFIG, useValue: config }, SettingsService],
-      exports: [JOBCTRL_CONFIG, SettingsService],
+      // One live reader per process: the API's run starts and the worker's activities and recovery
+      // all read the live settings through it.
+      providers: [{ provide: JOBCTRL_CONFIG, useValue: config }, { provide: LiveSettingsReader, useValue: new LiveSettingsReader(config) }, SettingsService],
+      exports: [JOBCTRL_CONFIG, LiveSettingsReader, SettingsService],
     };
   }
 }

@@ -98,6 +98,8 @@ function NullOr(...decorators: PropertyDecorator[]): PropertyDecorator {
 
 const HEARTBEAT_INTERVAL = { min: 1, max: 60 } as const;
 const HEARTBEAT_STALE = { min: 2, max: 3600 } as const;
+/** The most pipeline_internal_concurrency can be: a bound a worker can size fixed resources by. */
+export const PIPELINE_INTERNAL_CONCURRENCY_MAX = 32;
 
 function inRange(value: unknown, range: { min: number; max: number }): value is number {
   return Number.isInteger(value) && (value as number) >= range.min && (value as number) <= range.max;
@@ -173,7 +175,7 @@ export class JobctrlSettings {
   @IntegerRange(1, 64)
   worker_activity_slots = 4;
 
-  @IntegerRange(1, 32)
+  @IntegerRange(1, PIPELINE_INTERNAL_CONCURRENCY_MAX)
   pipeline_internal_concurrency = 2;
 
   /** null means the embedded dev server the project starts itself. */

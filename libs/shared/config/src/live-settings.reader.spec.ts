@@ -2,24 +2,42 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadConfig } from './config.loader';
-import { createLiveSettingsReader } from './live-settings.reader';
+import { writeConfigAtomic } from './config-file.writer';
+import { LiveSettingsReader } from './live-settings.reader';
 
-describe('createLiveSettingsReader', () => {
+describe('LiveSettingsReader', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-live-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
   it('picks up a changed file and keeps the last valid settings while the file is invalid', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-live-'));
-    try {
-      const file = path.join(dir, 'config.json');
-      fs.writeFileSync(file, JSON.stringify({ daily_spend_ceiling_usd: 1 }));
-      const read = createLiveSettingsReader(loadConfig({ path: file, env: {} }));
-      expect(read().daily_spend_ceiling_usd).toBe(1);
-      fs.writeFileSync(file, JSON.stringify({ daily_spend_ceiling_usd: 2.5 }));
-      fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
-      expect(read().daily_spend_ceiling_usd).toBe(2.5);
-      fs.writeFileSync(file, '{ "daily_spend_ceiling_usd": ');
-      fs.utimesSync(file, new Date(), new Date(Date.now() + 10_000));
-      expect(read().daily_spend_ceiling_usd).toBe(2.5);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, JSON.stringify({ daily_spend_ceiling_usd: 1 }));
+    const live = new LiveSettingsReader(loadConfig({ path: file, env: {} }));
+    expect(live.settings().daily_spend_ceiling_usd).toBe(1);
+    fs.writeFileSync(file, JSON.stringify({ daily_spend_ceiling_usd: 2.5 }));
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    expect(live.settings().daily_spend_ceiling_usd).toBe(2.5);
+    fs.writeFileSync(file, '{ "daily_spend_ceiling_usd": ');
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 10_000));
+    expect(live.settings().daily_spend_ceiling_usd).toBe(2.5);
+  });
+
+  it('sees an atomic rewrite even when the modification time did not move', async () => {
+    const file = path.join(dir, 'config.json');
+    await writeConfigAtomic(file, { pipeline_internal_concurrency: 3 });
+    const live = new LiveSettingsReader(loadConfig({ path: file, env: {} }));
+    expect(live.pipelineInternalConcurrency()).toBe(3);
+    const { mtime } = fs.statSync(file);
+    await writeConfigAtomic(file, { pipeline_internal_concurrency: 5 });
+    fs.utimesSync(file, mtime, mtime); // as on a file system with a coarse clock
+    expect(live.pipelineInternalConcurrency()).toBe(5);
+  });
+
+  it('answers the started defaults while there is no file', () => {
+    const live = new LiveSettingsReader(loadConfig({ path: path.join(dir, 'absent.json'), env: {} }));
+    expect(live.pipelineInternalConcurrency()).toBe(2);
   });
 });

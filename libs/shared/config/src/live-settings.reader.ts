@@ -6,28 +6,48 @@ import type { ResolvedConfig } from './resolved-config.model';
 import { validateSettings } from './settings.validation';
 
 /**
- * Settings a long-running process reads live (daily_spend_ceiling_usd, tailor_score_threshold,
- * pipeline_internal_concurrency): the file is re-read when its modification time changes, so a
- * PATCH /v1/settings applies without a restart. A file that stops validating (a hand edit in
- * progress) keeps the last valid settings rather than stopping the worker mid-run.
+ * The one reader of the settings a long-running process applies without a restart
+ * (daily_spend_ceiling_usd, tailor_score_threshold, preparation_recovery_idle_minutes,
+ * pipeline_internal_concurrency): both apps get it from JobctrlConfigModule, so the API, the
+ * worker's activities and its recovery loop can never disagree about the value "now".
+ *
+ * The file is re-read when it changes, so a PATCH /v1/settings — or a hand edit of config.json —
+ * applies without a restart. A file that stops validating (a hand edit in progress) keeps the last
+ * valid settings rather than stopping the worker mid-run.
+ *
+ * Whoever starts a piece of work (a run, a batch, a discovery plan) reads the value once and carries
+ * that snapshot; work already running is not resized by a later change.
  */
-export function createLiveSettingsReader(config: Pick<ResolvedConfig, 'configPath' | 'settings'>): () => JobctrlSettings {
-  let current = config.settings;
-  let seenMtimeMs: number | undefined;
-  return () => {
-    let mtimeMs: number;
+export class LiveSettingsReader {
+  private current: JobctrlSettings;
+  private seen: string | undefined;
+
+  constructor(private readonly config: Pick<ResolvedConfig, 'configPath' | 'settings'>) {
+    this.current = config.settings;
+  }
+
+  settings(): JobctrlSettings {
+    let version: string;
     try {
-      mtimeMs = statSync(config.configPath).mtimeMs;
+      const st = statSync(this.config.configPath);
+      // The inode is part of the version: the atomic writer renames a new file into place, so two
+      // writes within one mtime tick (coarse file systems) still read as a change.
+      version = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
     } catch {
-      return current; // no file: the defaults the process started with
+      return this.current; // no file: the defaults the process started with
     }
-    if (mtimeMs === seenMtimeMs) return current;
+    if (version === this.seen) return this.current;
     try {
-      current = validateSettings(readConfigFileSync(config.configPath) ?? {}, config.configPath);
-      seenMtimeMs = mtimeMs;
+      this.current = validateSettings(readConfigFileSync(this.config.configPath) ?? {}, this.config.configPath);
+      this.seen = version;
     } catch (err) {
       if (!(err instanceof ConfigError) && !(err instanceof SyntaxError)) throw err;
     }
-    return current;
-  };
+    return this.current;
+  }
+
+  /** pipeline_internal_concurrency as configured now: what a run, batch or plan starting now snapshots. */
+  pipelineInternalConcurrency(): number {
+    return this.settings().pipeline_internal_concurrency;
+  }
 }

@@ -18,7 +18,6 @@ export interface ResolvedConfig {
   appDir: string;
   databasePath: string;
   workerActivitySlots: number;
-  pipelineInternalConcurrency: number;
   temporal: {
     /** null: use the embedded dev server on 127.0.0.1:devServerPort. */
     address: string | null;

@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JOBCTRL_CONFIG } from './config.tokens';
+import type { JobctrlSettings } from './jobctrl-settings.schema';
+import { LiveSettingsReader } from './live-settings.reader';
 import { ResolvedConfig } from './resolved-config.model';
 import { patchSettings } from './settings.patch';
 import { toDocument } from './settings.validation';
@@ -12,27 +14,32 @@ export interface SettingsServicePatchResult {
 }
 
 /**
- * The Settings API's view of config.json. It tracks the latest written document, while the
- * injected ResolvedConfig stays what the process started with: that is what is actually running,
- * and restartRequired tells the caller when the two differ.
+ * The Settings API's view of config.json: the document as the live reader sees it now (written by
+ * a PATCH or by hand), while the injected ResolvedConfig stays what the process started with: that
+ * is what is actually running for the restart keys, and restartRequired tells the caller when the
+ * two differ.
  */
 @Injectable()
 export class SettingsService {
-  private current: Record<string, unknown>;
-
-  constructor(@Inject(JOBCTRL_CONFIG) private readonly config: ResolvedConfig) {
-    this.current = toDocument(config.settings);
-  }
+  constructor(
+    @Inject(JOBCTRL_CONFIG) private readonly config: ResolvedConfig,
+    private readonly reader: LiveSettingsReader,
+  ) {}
 
   get(): Record<string, unknown> {
-    // A copy, so a caller that mutates the response cannot change what the next get() returns.
-    return structuredClone(this.current);
+    // A deep copy, so a caller that mutates the response (nested prices included) cannot change
+    // what the reader holds.
+    return structuredClone(toDocument(this.reader.settings()));
+  }
+
+  /** The typed settings as configured now (the live keys apply without a restart). */
+  live(): JobctrlSettings {
+    return this.reader.settings();
   }
 
   /** Throws ConfigError (the file unchanged) when the patch or the merged result is invalid. */
   async patch(body: unknown): Promise<SettingsServicePatchResult> {
     const result = await patchSettings(this.config.configPath, body);
-    this.current = toDocument(result.settings);
-    return { document: this.get(), changedKeys: result.changedKeys, restartRequired: result.restartRequired };
+    return { document: toDocument(result.settings), changedKeys: result.changedKeys, restartRequired: result.restartRequired };
   }
 }
