@@ -1,10 +1,15 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
+import { Client, Connection } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import request from 'supertest';
 import { loadConfig, ResolvedConfig } from '@jobctrl/shared/config';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { JobRepository } from '@jobctrl/shared/jobs';
+import type { JobPipelineInput } from '@jobctrl/pipeline/contracts';
 import { HEARTBEAT_SCHEMA_VERSION, OPERATIONS_ENTITIES, WorkerHeartbeat, WorkerHeartbeatRepository } from '@jobctrl/operations';
 import { spendDay, SpendLedgerRepository, type LlmUsage } from '@jobctrl/shared/llm';
 import { createApi } from './bootstrap';
@@ -151,6 +156,32 @@ describe('API v1', () => {
       }
       expect(res.body.eta).toMatchObject({ status: 'refused', reason: expect.stringMatching(/statistics are unavailable/) });
     });
+
+    it('estimates an ETA from pending jobs and fresh telemetry, and refuses it once the telemetry is stale', async () => {
+      // A queue of its own: no poller of another test can count as unbounded contention.
+      const taskQueue = `eta-${randomUUID()}`;
+      await ctx.app.close();
+      ctx = await startApi({ temporal_task_queue: taskQueue });
+      const jobs = new JobRepository(new UnitOfWorkFactory({ databasePath: ctx.config.databasePath, entities: [] }));
+      const url = (n: number) => `https://x.test/jobs/${n}`;
+      await jobs.recordObservations('r1', 'greenhouse', [1, 2, 3].map((n) => ({ jobKey: `j_${n}`, idempotencyKey: `v1-j_${n}`, contentKey: null, canonicalUrl: url(n), sourceId: 'src-1',
+        sourceKind: 'greenhouse', externalId: String(n), title: 'Engineer', company: 'Acme', location: null, remote: null, url: url(n), applyUrl: null, descriptionHtml: null,
+        descriptionText: null, postedAt: null, salaryText: null, employmentType: null, tags: [] })));
+      const busy = (recordedAt: number) => {
+        const hb = heartbeat(ctx.config, { workerId: 'w1', taskQueue, recordedAt });
+        hb.payload.activity.throughput = { windowSeconds: 600, remoteCompleted: 120 }; // 12 activities a minute
+        return hb;
+      };
+
+      await ctx.heartbeats.upsert(busy(Date.now()));
+      const fresh = (await http().get('/v1/pipeline/operations').expect(200)).body;
+      expect(fresh.remainingWork).toEqual({ total: 3, byStage: { discovery: 0, preparation: 3 } });
+      expect(fresh.eta).toEqual({ status: 'estimated', remainingWork: 3, throughputPerMinute: 12, etaSeconds: 15 });
+
+      await ctx.heartbeats.upsert(busy(Date.now() - 10 * 60_000));
+      const stale = (await http().get('/v1/pipeline/operations').expect(200)).body;
+      expect(stale.eta).toEqual({ status: 'refused', reason: expect.stringMatching(/telemetry is stale/), remainingWork: 3 });
+    });
   });
 
   describe('GET/PATCH /v1/settings', () => {
@@ -182,6 +213,30 @@ describe('API v1', () => {
       expect(fs.readdirSync(ctx.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
       const again = await http().get('/v1/settings').expect(200);
       expect(again.body.worker_activity_slots).toBe(3);
+    });
+
+    it('a run started after a PATCH or a hand edit of pipeline_internal_concurrency snapshots the new value, with no restart', async () => {
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const connection = await Connection.connect({ address: temporalAddress });
+      try {
+        const client = new Client({ connection });
+        const snapshotOfNewRun = async () => {
+          const { workflowId } = (await http().post('/v1/pipeline/runs').send({ stages: ['score'] }).expect(202)).body;
+          const history = await client.workflow.getHandle(workflowId).fetchHistory();
+          const started = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+          return defaultPayloadConverter.fromPayload<JobPipelineInput>(started ?? {}).internalConcurrency;
+        };
+        expect(await snapshotOfNewRun()).toBe(2);
+        const res = await http().patch('/v1/settings').send({ pipeline_internal_concurrency: 5 }).expect(200);
+        expect(res.body.restart_required).toEqual([]);
+        expect(await snapshotOfNewRun()).toBe(5);
+        const doc = JSON.parse(fs.readFileSync(ctx.configPath, 'utf8'));
+        fs.writeFileSync(ctx.configPath, JSON.stringify({ ...doc, pipeline_internal_concurrency: 3 }));
+        expect(await snapshotOfNewRun()).toBe(3);
+        expect((await http().get('/v1/settings').expect(200)).body.pipeline_internal_concurrency).toBe(3);
+      } finally {
+        await connection.close();
+      }
     });
   });
 

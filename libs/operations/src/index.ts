@@ -7,6 +7,7 @@ export * from './operations-snapshot.rules';
 export * from './operations-snapshot.service';
 export * from './operations.module';
 export * from './remaining-work.registry';
+export * from './remaining-work.providers';
 export * from './smoke.activities';
 export * from './smoke-run.dto';
 export * from './smoke-run.service';

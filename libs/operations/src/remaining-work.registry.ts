@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 
 /**
- * Pipeline stages report how much work they have left (e.g. jobs pending scoring) so the ETA can
- * divide domain work — not queue length — by observed throughput. Stage modules register a provider
- * at start; with none registered the ETA refuses rather than guess.
+ * Pipeline stages report how much work they have left (read from SQLite, e.g. jobs pending scoring)
+ * so the ETA can divide domain work — not queue length — by observed throughput. OperationsModule
+ * registers the discovery and preparation providers (remaining-work.providers.ts); with none
+ * registered the ETA refuses rather than guess.
  */
 export interface RemainingWorkProvider {
   stage: string;
+  /** Remote activity executions still needed (the unit the observed throughput counts). */
   remaining(): Promise<number>;
 }
 

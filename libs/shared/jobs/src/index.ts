@@ -5,4 +5,5 @@ export * from './pipeline-run.repository';
 export * from './lifecycle.projector';
 export * from './run-projection.rules';
 export * from './preparation.repository';
+export * from './remaining-work.repository';
 export * from './employer-name.rules';
