@@ -1,7 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRepository, PreparationRepository } from '@jobctrl/shared/jobs';
-import { LlmRuntime, SpendLedgerRepository, startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm';
+import { LlmRuntime, SpendLedgerRepository, startLlmSimulator, type LlmSimulator, type PriceTable } from '@jobctrl/shared/llm';
 import { ProfileRepository, sampleProfile, samplePosting } from '@jobctrl/shared/profile';
 import { composeCoverLetterExtractive } from './extractive-letter.composer';
 import { createCoverLetterActivities, type CoverLetterActivityDeps } from './cover-letter.activities';
@@ -16,7 +16,7 @@ function fabricatedLetter(): string {
   return honest.replace(/\n\n/, '\n\nBefore that, I worked at Initech for five years as a staff engineer.\n\n');
 }
 
-async function world(opts: { sim?: LlmSimulator; reviewDatabasePath?: string } = {}) {
+async function world(opts: { sim?: LlmSimulator; reviewDatabasePath?: string; prices?: PriceTable } = {}) {
   const databasePath = dbs.file('cover');
   await runMigrations({ databasePath });
   const uow = new UnitOfWorkFactory({ databasePath, entities: [] });
@@ -38,10 +38,10 @@ async function world(opts: { sim?: LlmSimulator; reviewDatabasePath?: string } =
   const reviewDatabase = opts.reviewDatabasePath ? new UnitOfWorkFactory({ databasePath: opts.reviewDatabasePath, entities: [] }) : uow;
   const ledger = new SpendLedgerRepository(uow);
   const llm = opts.sim
-    ? new LlmRuntime({ provider: 'openai', model: 'sim', baseUrl: opts.sim.url, prices: {}, timeoutMs: 5000, ledger, ceilingUsd: () => 100 })
+    ? new LlmRuntime({ provider: 'openai', model: 'sim', baseUrl: opts.sim.url, prices: opts.prices ?? {}, timeoutMs: 60_000, ledger, ceilingUsd: () => 100 })
     : new LlmRuntime({ provider: 'extractive', prices: {}, timeoutMs: 5000, ledger, ceilingUsd: () => 100 });
   const deps: CoverLetterActivityDeps = { jobs, prep, profile: () => profiles.get(), llm, reviews: new ReviewExecutor({ leafLimit: 2 }), reviewDatabase, processDatabasePath: databasePath };
-  return { jobs, activities: createCoverLetterActivities(deps), databasePath };
+  return { jobs, prep, ledger, activities: createCoverLetterActivities(deps), databasePath };
 }
 
 describe('cover letter activities', () => {
@@ -78,6 +78,28 @@ describe('cover letter activities', () => {
     await env.run(activities.writeCoverLetter, { jobKey: 'j1' });
     expect(await env.run(activities.reviewCoverLetter, { jobKey: 'j1', finalAttempt: false })).toMatchObject({ accepted: true, stage: 'prepared' });
     expect((await jobs.get('j1'))?.coverReview).toMatchObject({ accepted: true, verdicts: { factual: { passed: true }, quality: { passed: true } } });
+  });
+
+  it('the review call cancelled because the other leaf failed first is still charged: the ledger counts every request the server answered or held', async () => {
+    // The factual review fails (a fabricated employer) while the quality review is still running on the server.
+    const sim = await startLlmSimulator({
+      latencyMs: (req) => (req.schemaName === 'quality_review' ? 60_000 : req.schemaName === 'factual_review' ? 500 : 0),
+      respond: (req) => (req.schemaName === 'cover_letter' ? { text: fabricatedLetter() } : { passed: true, issues: [] }),
+    });
+    try {
+      const { ledger, activities } = await world({ sim, prices: { sim: { input_usd_per_mtok: 1000, output_usd_per_mtok: 1000 } } });
+      const env = new MockActivityEnvironment();
+      await env.run(activities.writeCoverLetter, { jobKey: 'j1' });
+      const review = await env.run(activities.reviewCoverLetter, { jobKey: 'j1', finalAttempt: false });
+      expect(review).toMatchObject({ accepted: false, outcome: 'rejected', stage: 'pending_cover' });
+      expect(sim.requests.map((r) => (r.body?.['response_format'] as { json_schema: { name: string } }).json_schema.name).sort()).toEqual(['cover_letter', 'factual_review', 'quality_review']);
+      const spend = await ledger.summary();
+      expect(spend.calls).toBe(sim.requests.length);
+      // The cancelled quality review is charged at its worst case: a full max_tokens answer.
+      expect(spend.byLane.review).toBeGreaterThan(spend.byLane.cover);
+    } finally {
+      await sim.close();
+    }
   });
 
   it('a review whose captured database is not the process database fails before any model work, and nothing is recorded', async () => {

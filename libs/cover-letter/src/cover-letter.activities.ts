@@ -4,7 +4,7 @@ import { realpathSync } from 'node:fs';
 import type { CoverLetterActivities } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { requireJob, type JobRecord, type JobRepository, type PreparationRepository } from '@jobctrl/shared/jobs';
-import { isLlmError, SpendCeilingReachedError, toSpendfulFailure, type LlmClient, type LlmRuntime } from '@jobctrl/shared/llm';
+import { activityCaller, isLlmError, SpendCeilingReachedError, toSpendfulFailure, type LlmClient, type LlmRuntime } from '@jobctrl/shared/llm';
 import type { StoredProfile } from '@jobctrl/shared/profile';
 import type { CoverLetter, CoverLetterJob } from './cover-letter.types';
 import { composeCoverLetterExtractive } from './extractive-letter.composer';
@@ -42,21 +42,25 @@ export function createCoverLetterActivities(deps: CoverLetterActivityDeps): Cove
   return {
     async writeCoverLetter({ jobKey }) {
       try {
+        // Read before the job (see fenceOf): a late draft must not replace a newer draft or its review.
+        const fence = await deps.prep.fenceOf(jobKey);
         const job = await requireJob(deps.jobs, jobKey);
         if (job.stage !== 'pending_cover') return { attempt: job.coverAttempts };
         const { profile, revision } = await deps.profile();
-        const client = deps.llm.clientFor({ jobKey });
+        const client = deps.llm.clientFor({ jobKey, ...activityCaller(Context.current()) });
         const feedback = previousIssues(job);
         const letter = client ? (await writeCoverLetterWithModel(client, profile, postingOf(job), feedback)).letter : composeCoverLetterExtractive(profile, postingOf(job));
         const stored: StoredLetter = { ...letter, provider: client?.provider ?? 'extractive', model: client?.model ?? 'extractive', profileRevision: revision };
-        return { attempt: await deps.prep.recordCoverDraft(jobKey, stored) };
+        return { attempt: await deps.prep.recordCoverDraft(jobKey, stored, fence) };
       } catch (err) {
         throw toSpendfulFailure(err);
       }
     },
 
     async reviewCoverLetter({ jobKey, finalAttempt }) {
-      const job = await requireJob(deps.jobs, jobKey).catch((err: unknown) => {
+      // Read before the job (see fenceOf): the decision is recorded only for the draft reviewed here.
+      const read = async () => ({ fence: await deps.prep.fenceOf(jobKey), job: await requireJob(deps.jobs, jobKey) });
+      const { fence, job } = await read().catch((err: unknown) => {
         throw toSpendfulFailure(err);
       });
       const letter = job.coverLetter as StoredLetter | null;
@@ -89,7 +93,7 @@ export function createCoverLetterActivities(deps: CoverLetterActivityDeps): Cove
         const error = decision.outcome === 'errored' ? decision.error : { code: 'review_incomplete', message: `missing ${decision.missing.join(', ')} review`, retryable: true };
         throw ApplicationFailure.create({ message: `${error.code}: ${error.message}`, type: error.code, nonRetryable: !error.retryable });
       }
-      const stage = (await deps.prep.recordCoverDecision(jobKey, { ...decision, attempt: job.coverAttempts }, finalAttempt)) ?? job.stage;
+      const stage = (await deps.prep.recordCoverDecision(jobKey, { ...decision, attempt: job.coverAttempts }, finalAttempt, fence)) ?? job.stage;
       return { accepted: decision.accepted, outcome: decision.outcome, issues, stage };
     },
   };

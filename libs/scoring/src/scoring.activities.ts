@@ -1,6 +1,7 @@
+import { Context } from '@temporalio/activity';
 import type { ScoringActivities } from '@jobctrl/pipeline/contracts';
 import { requireJob, type JobRepository, type PreparationRepository } from '@jobctrl/shared/jobs';
-import { toSpendfulFailure, type LlmRuntime } from '@jobctrl/shared/llm';
+import { activityCaller, toSpendfulFailure, type LlmRuntime } from '@jobctrl/shared/llm';
 import type { StoredProfile } from '@jobctrl/shared/profile';
 import { scoreJobExtractive } from './extractive-score.rules';
 import { scoreJobWithModel } from './model-score';
@@ -24,18 +25,23 @@ export function createScoringActivities(deps: ScoringActivityDeps): ScoringActiv
   return {
     async scoreJob({ jobKey, allowScore = true }) {
       try {
+        // Read before the job (see fenceOf): a late attempt's score must not undo what a newer one did.
+        const fence = await deps.prep.fenceOf(jobKey);
         const job = await requireJob(deps.jobs, jobKey);
         const { profile, revision } = await deps.profile();
         const stale = job.stage !== 'pending_enrichment' && (job.scoreProfileRevision ?? -1) < revision;
         if (!allowScore || (job.stage !== 'pending_score' && !stale)) return { score: job.score, stage: job.stage, rescored: false };
 
         const posting = { title: job.title, company: job.company, description: job.descriptionText ?? '', location: job.location ?? undefined, remote: job.remote ?? undefined };
-        const client = deps.llm.clientFor({ jobKey });
+        const client = deps.llm.clientFor({ jobKey, ...activityCaller(Context.current()) });
         const detail = client
           ? { ...(await scoreJobWithModel(client, profile, posting)).result, provider: client.provider, model: client.model }
           : { ...scoreJobExtractive(scoringProfileFrom(profile), posting), provider: 'extractive', model: 'extractive' };
-        const stage = await deps.prep.recordScore(jobKey, { score: detail.score, detail: { ...detail, profileRevision: revision }, profileRevision: revision, threshold: deps.threshold() });
-        return { score: detail.score, stage, rescored: true };
+        const write = await deps.prep.recordScore(jobKey, { score: detail.score, detail: { ...detail, profileRevision: revision }, profileRevision: revision, threshold: deps.threshold() }, fence);
+        if (write.applied) return { score: detail.score, stage: write.stage ?? job.stage, rescored: true };
+        // The job moved on while this attempt scored (a newer attempt got there first): report it as it is.
+        const now = await requireJob(deps.jobs, jobKey);
+        return { score: now.score, stage: now.stage, rescored: false };
       } catch (err) {
         throw toSpendfulFailure(err);
       }

@@ -1,6 +1,7 @@
+import { Context } from '@temporalio/activity';
 import type { TailoringActivities } from '@jobctrl/pipeline/contracts';
 import { requireJob, type JobRepository, type PreparationRepository } from '@jobctrl/shared/jobs';
-import { toSpendfulFailure, type LlmRuntime } from '@jobctrl/shared/llm';
+import { activityCaller, toSpendfulFailure, type LlmRuntime } from '@jobctrl/shared/llm';
 import type { StoredProfile } from '@jobctrl/shared/profile';
 import { tailorResumeExtractive } from './extractive-tailor.rules';
 import { tailorResumeWithModel } from './model-tailor.generator';
@@ -22,11 +23,13 @@ export function createTailoringActivities(deps: TailoringActivityDeps): Tailorin
   return {
     async tailorResume({ jobKey }) {
       try {
+        // Read before the job (see fenceOf): a late attempt's resume must not overwrite a newer state.
+        const fence = await deps.prep.fenceOf(jobKey);
         const job = await requireJob(deps.jobs, jobKey);
         if (job.stage !== 'pending_tailor') return { stage: job.stage, method: 'none' };
         const { profile, revision } = await deps.profile();
         const posting = { title: job.title, company: job.company, description: job.descriptionText ?? '' };
-        const client = deps.llm.clientFor({ jobKey });
+        const client = deps.llm.clientFor({ jobKey, ...activityCaller(Context.current()) });
         const tailored = client ? await tailorResumeWithModel(client, profile, posting) : { resume: tailorResumeExtractive(profile, posting) };
         const stored = {
           ...tailored.resume,
@@ -36,7 +39,7 @@ export function createTailoringActivities(deps: TailoringActivityDeps): Tailorin
           profileRevision: revision,
           ...('fallback' in tailored && tailored.fallback ? { fallback: tailored.fallback, violations: tailored.violations ?? [] } : {}),
         };
-        const stage = (await deps.prep.recordTailored(jobKey, stored)) ?? job.stage;
+        const stage = (await deps.prep.recordTailored(jobKey, stored, fence)) ?? job.stage;
         return { stage, method: tailored.resume.method, ...(stored.fallback ? { fallback: stored.fallback } : {}) };
       } catch (err) {
         throw toSpendfulFailure(err);

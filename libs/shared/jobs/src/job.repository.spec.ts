@@ -79,7 +79,7 @@ describe('JobRepository', () => {
     expect(await jobs.recordEnrichment('j_b', { status: 'robots_blocked', error: 'disallowed' })).toBe('v1-j_b');
     expect(await jobs.get('j_a')).toMatchObject({ stage: 'pending_score', enrichmentStatus: 'enriched', descriptionText: 'Build things' });
     expect((await jobs.selectPendingPreparation({ runId: 'r1', includePendingTailor: false })).map((j) => j.jobKey).sort()).toEqual(['j_a', 'j_b']);
-    expect(await prep.recordScore('j_a', { score: 40, detail: { rationale: 'x' }, profileRevision: 1, threshold: 60 })).toBe('scored');
+    expect(await prep.recordScore('j_a', { score: 40, detail: { rationale: 'x' }, profileRevision: 1, threshold: 60 })).toEqual({ applied: true, stage: 'scored' });
     expect(await jobs.get('j_a')).toMatchObject({ stage: 'scored', score: 40, scoreProfileRevision: 1 });
     expect((await jobs.list({ stage: 'scored', limit: 10, offset: 0 })).total).toBe(1);
   });
@@ -173,7 +173,7 @@ describe('PreparationRepository', () => {
 
   it('moves a job through score → tailor → cover → prepared, guarded by the expected stage', async () => {
     await enriched(['j_a']);
-    expect(await prep.recordScore('j_a', { score: 75, detail: {}, profileRevision: 2, threshold: 60 })).toBe('pending_tailor');
+    expect(await prep.recordScore('j_a', { score: 75, detail: {}, profileRevision: 2, threshold: 60 })).toEqual({ applied: true, stage: 'pending_tailor' });
     // A cover decision for a job that is not pending_cover changes nothing.
     expect(await prep.recordCoverDecision('j_a', { accepted: true }, true)).toBe('pending_tailor');
     expect(await prep.recordTailored('j_a', { skills: ['TypeScript'] })).toBe('pending_cover');

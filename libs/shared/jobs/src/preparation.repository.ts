@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { PREPARATION_PENDING_STAGES, type JobStage, type PrepStatus } from './job.model';
 
@@ -7,44 +8,79 @@ export interface PreparationTarget {
 }
 
 /**
+ * Where a job stood when an activity attempt started: its stage and stage version. The attempt
+ * passes it back with its write, which applies only while both are unchanged.
+ */
+export interface StageFence {
+  stage: JobStage;
+  version: number;
+}
+
+/** What a fenced write did: whether it applied, and the job's stage after it (null: no such job). */
+export interface StageWrite {
+  applied: boolean;
+  stage: JobStage | null;
+}
+
+/**
  * The preparation stage's writes to a job: score, tailored resume, cover letter and its review
- * pair, and the pause state. Every stage transition is guarded by the stage it expects, so a late
- * or repeated activity attempt cannot move a job backwards or skip a step.
+ * pair, and the pause state. Every write is guarded by the stage it expects and, for an activity,
+ * fenced on the stage and stage version its attempt read when it started (`fenceOf`): Temporal
+ * retries an attempt that timed out while the first one may still be running, and when that one
+ * finishes late its write must be a no-op — it must not move a job that went on meanwhile back, nor
+ * clear the artifacts written since. Every applied write bumps the stage version. Without a fence
+ * (test setup, tools) a write is guarded by the stage rules only.
  */
 export class PreparationRepository {
   constructor(private readonly uow: UnitOfWorkFactory) {}
 
-  /** Stores a score; the job goes on to tailoring at or above the threshold, stops at scored below it. */
+  /**
+   * Read at the start of an activity attempt, BEFORE the job itself: a write that happens between
+   * the two reads then fails the fence instead of slipping under a decision made on older data.
+   */
+  async fenceOf(jobKey: string): Promise<StageFence | undefined> {
+    const rows: Array<{ stage: JobStage; stage_version: number }> = await this.uow.run(({ manager }) =>
+      manager.query(`SELECT stage, stage_version FROM jobs WHERE job_key = ?`, [jobKey]),
+    );
+    return rows[0] ? { stage: rows[0].stage, version: rows[0].stage_version } : undefined;
+  }
+
+  /**
+   * Stores a score; the job goes on to tailoring at or above the threshold, stops at scored below it.
+   * A re-score (profile changed) of a scored or prepared job applies too, when fenced on what the
+   * re-scoring attempt read.
+   */
   async recordScore(
     jobKey: string,
     score: { score: number; detail: unknown; profileRevision: number; threshold: number },
+    fence?: StageFence,
     now = Date.now(),
-  ): Promise<JobStage> {
+  ): Promise<StageWrite> {
     const next: JobStage = score.score >= score.threshold ? 'pending_tailor' : 'scored';
-    await this.uow.run(({ transaction }) =>
-      transaction((m) => m.query(
-        `UPDATE jobs SET score = ?, score_detail = ?, scored_at = ?, score_profile_revision = ?, stage = ?,
-           tailored_resume = CASE WHEN ? = 'scored' THEN tailored_resume ELSE NULL END,
-           prep_status = NULL, updated_at = ?
-         WHERE job_key = ? AND stage <> 'pending_enrichment'`,
-        [score.score, JSON.stringify(score.detail), now, score.profileRevision, next, next, now, jobKey],
-      ), 'immediate'),
+    return this.fencedWrite(
+      jobKey,
+      fence,
+      `score = ?, score_detail = ?, scored_at = ?, score_profile_revision = ?, stage = ?,
+       tailored_resume = CASE WHEN ? = 'scored' THEN tailored_resume ELSE NULL END, prep_status = NULL`,
+      [score.score, JSON.stringify(score.detail), now, score.profileRevision, next, next],
+      `stage <> 'pending_enrichment'`,
+      [],
+      now,
     );
-    return next;
   }
 
-  async recordTailored(jobKey: string, resume: unknown, now = Date.now()): Promise<JobStage | null> {
-    return this.transition(jobKey, 'pending_tailor', 'pending_cover', `tailored_resume = ?, tailored_at = ?, cover_attempts = 0`, [JSON.stringify(resume), now], now);
+  async recordTailored(jobKey: string, resume: unknown, fence?: StageFence, now = Date.now()): Promise<JobStage | null> {
+    return this.transition(jobKey, fence, 'pending_tailor', 'pending_cover', `tailored_resume = ?, tailored_at = ?, cover_attempts = 0`, [JSON.stringify(resume), now], now);
   }
 
-  /** A new draft replaces the previous one and clears its review: a review belongs to one draft. */
-  async recordCoverDraft(jobKey: string, letter: unknown, now = Date.now()): Promise<number> {
+  /**
+   * A new draft replaces the previous one and clears its review: a review belongs to one draft.
+   * Returns the draft count after the write (unchanged when the fence refused it).
+   */
+  async recordCoverDraft(jobKey: string, letter: unknown, fence?: StageFence, now = Date.now()): Promise<number> {
     const rows: Array<{ cover_attempts: number }> = await this.uow.run(({ transaction }) =>
       transaction(async (m) => {
-        await m.query(
-          `UPDATE jobs SET cover_letter = ?, cover_review = NULL, cover_attempts = cover_attempts + 1, updated_at = ? WHERE job_key = ? AND stage = 'pending_cover'`,
-          [JSON.stringify(letter), now, jobKey],
-        );
+        await this.update(m, jobKey, fence, `cover_letter = ?, cover_review = NULL, cover_attempts = cover_attempts + 1`, [JSON.stringify(letter)], `stage = 'pending_cover'`, [], now);
         return m.query(`SELECT cover_attempts FROM jobs WHERE job_key = ?`, [jobKey]);
       }, 'immediate'),
     );
@@ -54,12 +90,19 @@ export class PreparationRepository {
   /**
    * Stores the review pair's decision for the current draft. Only an accepted pair moves the job to
    * prepared; a rejection on the final attempt ends at cover_rejected, earlier ones stay pending_cover
-   * for a regeneration.
+   * for a regeneration. Fenced on what the review read, a decision about a superseded draft is dropped.
    */
-  async recordCoverDecision(jobKey: string, decision: { accepted: boolean } & Record<string, unknown>, finalAttempt: boolean, now = Date.now()): Promise<JobStage | null> {
+  async recordCoverDecision(
+    jobKey: string,
+    decision: { accepted: boolean } & Record<string, unknown>,
+    finalAttempt: boolean,
+    fence?: StageFence,
+    now = Date.now(),
+  ): Promise<JobStage | null> {
     const next: JobStage = decision.accepted ? 'prepared' : finalAttempt ? 'cover_rejected' : 'pending_cover';
     return this.transition(
       jobKey,
+      fence,
       'pending_cover',
       next,
       `cover_review = ?, prepared_at = CASE WHEN ? THEN ? ELSE prepared_at END`,
@@ -143,13 +186,40 @@ export class PreparationRepository {
     return rows.map((r) => ({ jobKey: r.job_key, idempotencyKey: r.idempotency_key }));
   }
 
-  private async transition(jobKey: string, from: JobStage, to: JobStage, set: string, params: unknown[], now: number): Promise<JobStage | null> {
+  private async transition(jobKey: string, fence: StageFence | undefined, from: JobStage, to: JobStage, set: string, params: unknown[], now: number): Promise<JobStage | null> {
+    const { stage } = await this.fencedWrite(jobKey, fence, `${set}, stage = ?, prep_status = NULL`, [...params, to], `stage = ?`, [from], now);
+    return stage;
+  }
+
+  /** One guarded write in its own transaction, reporting whether it applied and where the job stands. */
+  private async fencedWrite(jobKey: string, fence: StageFence | undefined, set: string, params: unknown[], guard: string, guardParams: unknown[], now: number): Promise<StageWrite> {
     return this.uow.run(({ transaction }) =>
       transaction(async (m) => {
-        await m.query(`UPDATE jobs SET ${set}, stage = ?, prep_status = NULL, updated_at = ? WHERE job_key = ? AND stage = ?`, [...params, to, now, jobKey, from]);
+        const applied = await this.update(m, jobKey, fence, set, params, guard, guardParams, now);
         const rows: Array<{ stage: JobStage }> = await m.query(`SELECT stage FROM jobs WHERE job_key = ?`, [jobKey]);
-        return rows[0]?.stage ?? null;
+        return { applied, stage: rows[0]?.stage ?? null };
       }, 'immediate'),
     );
+  }
+
+  /** The UPDATE every preparation write goes through: its guard, the attempt's fence, the version bump. */
+  private async update(
+    m: EntityManager,
+    jobKey: string,
+    fence: StageFence | undefined,
+    set: string,
+    params: unknown[],
+    guard: string,
+    guardParams: unknown[],
+    now: number,
+  ): Promise<boolean> {
+    const fenceSql = fence ? ` AND stage = ? AND stage_version = ?` : '';
+    const fenceParams = fence ? [fence.stage, fence.version] : [];
+    await m.query(
+      `UPDATE jobs SET ${set}, stage_version = stage_version + 1, updated_at = ? WHERE job_key = ? AND ${guard}${fenceSql}`,
+      [...params, now, jobKey, ...guardParams, ...fenceParams],
+    );
+    const [{ n }] = (await m.query(`SELECT changes() AS n`)) as Array<{ n: number }>;
+    return n > 0;
   }
 }

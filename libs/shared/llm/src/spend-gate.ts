@@ -24,6 +24,15 @@ export interface SpendGateCaller {
 }
 
 /**
+ * The caller side of an activity's model calls: cancelled with the activity, heartbeating while an
+ * admission waits. Takes the activity context structurally, so this lib needs no Temporal activity
+ * import: `clientFor({ jobKey, ...activityCaller(Context.current()) })`.
+ */
+export function activityCaller(activity: { cancellationSignal: AbortSignal; heartbeat(details?: unknown): void }): Required<SpendGateCaller> {
+  return { signal: activity.cancellationSignal, onWait: () => activity.heartbeat() };
+}
+
+/**
  * Wraps a client so each generate() is admitted against the daily ceiling first: the workflow's
  * checkSpendBudget preflight makes the pause visible, and this gate makes it exact — concurrent
  * stages that all passed the preflight still cannot all spend, because each reserves its worst-case

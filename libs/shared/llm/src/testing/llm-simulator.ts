@@ -31,8 +31,8 @@ export type LlmSimulatorStep =
   | { hangMs: number };
 
 export interface LlmSimulatorOptions {
-  /** Fixed delay before every answer. Default 0. */
-  latencyMs?: number;
+  /** Delay before every answer, or per request (e.g. one review kind slower than the other). Default 0. */
+  latencyMs?: number | ((req: SimulatedLlmRequest) => number);
   /** The model's answer: a JSON object (a string is sent as raw, non-JSON text). Default `{}`. */
   respond?: (req: SimulatedLlmRequest) => unknown;
   /** Reported token usage. Default ceil(chars / 4) of the prompt and of the answer text; null: report none (like some local servers). */
@@ -169,7 +169,8 @@ class LlmSimulatorServer implements LlmSimulator {
 
     const step = this.steps.shift();
     const simulated = describe(protocol, body);
-    if (!(await this.wait(this.options.latencyMs ?? 0, res))) return;
+    const latency = this.options.latencyMs;
+    if (!(await this.wait(typeof latency === 'function' ? latency(simulated) : (latency ?? 0), res))) return;
     if (step && 'hangMs' in step && !(await this.wait(step.hangMs, res))) return;
 
     if (step && 'status' in step) {
