@@ -110,6 +110,8 @@ export function buildActivities(deps: ActivityDeps) {
   };
   return {
     activities,
+    /** The same detail capture the enrichment activities use, for the worker's retry pass outside runs. */
+    enrichment: { jobs, http, cpu: deps.cpu, renderer },
     // Shutdown order (spec): admission stops and reviews drain before the model runtime and the
     // browser go away.
     close: async () => {

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
 import { ACTIVITY_DETAIL_ALLOWLIST, LOCAL_CONTROL_ACTIVITIES, READABLE_WORKFLOW_ID } from '@jobctrl/pipeline/contracts';
+import type { DetailCaptureDeps } from '@jobctrl/enrichment';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import {
   ActivityGauge,
@@ -38,6 +39,8 @@ export interface JobctrlWorker {
   gauge: ActivityGauge;
   executors: WorkerExecutors;
   cpu: CpuTaskPool;
+  /** The worker's detail capture (job store, host policy, CPU pool, browser), for the enrichment retry pass. */
+  enrichment: DetailCaptureDeps;
   /** Releases what the worker holds besides Temporal: worker threads and the browser. */
   close(): Promise<void>;
 }
@@ -102,5 +105,5 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
     await built.close();
     await cpu.close();
   };
-  return { worker, identity, gauge, executors, cpu, close };
+  return { worker, identity, gauge, executors, cpu, enrichment: built.enrichment, close };
 }

@@ -81,6 +81,7 @@ export class WorkerRuntime {
         prep: new PreparationRepository(this.uow),
         settings: preparationLive,
         profileRevision: async () => (await profiles.get()).revision,
+        enrichment: jw.enrichment,
         log: (m) => this.logger.warn(m),
       });
       recovery.start();
