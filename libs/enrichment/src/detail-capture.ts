@@ -25,24 +25,27 @@ const PARSER = path.join(__dirname, `detail-page.parser${path.extname(__filename
  */
 export async function captureDetail(deps: DetailCaptureDeps, job: EnrichmentCandidate, signal: AbortSignal, now: () => number = Date.now): Promise<{ outcome: EnrichmentOutcome; ready: string | null }> {
   const fetched = await fetchDetail(deps, job.url, signal);
+  // The employer's own name on the page (JSON-LD hiringOrganization) replaces a board token before
+  // the job moves on, so scoring and letters see it; a name the source gave is kept.
+  if (fetched.employer) await deps.jobs.adoptEmployerName(job.jobKey, fetched.employer);
   const outcome = fetched.status === 'failed_retryable' ? settleRetryableFailure(fetched, job.attempts + 1, deps.retry ?? DEFAULT_ENRICHMENT_RETRY, now()) : fetched;
   const ready = await deps.jobs.recordEnrichment(job.jobKey, outcome);
   return { outcome, ready };
 }
 
-async function fetchDetail(deps: DetailCaptureDeps, url: string, signal: AbortSignal): Promise<EnrichmentOutcome> {
+async function fetchDetail(deps: DetailCaptureDeps, url: string, signal: AbortSignal): Promise<EnrichmentOutcome & { employer?: string | null }> {
   try {
     const html = await deps.http.getText(url, { signal });
     const parsed = await deps.cpu.run<string, DetailPageParse>(PARSER, 'parseDetailPage', html, { signal });
-    if (parsed.method !== 'needs_browser') return { status: 'enriched', method: parsed.method, descriptionText: parsed.descriptionText };
+    if (parsed.method !== 'needs_browser') return { status: 'enriched', method: parsed.method, descriptionText: parsed.descriptionText, employer: parsed.employer };
     if (!deps.renderer) {
-      return { status: 'failed', method: parsed.method, error: 'page renders its content with JavaScript and no browser is configured' };
+      return { status: 'failed', method: parsed.method, error: 'page renders its content with JavaScript and no browser is configured', employer: parsed.employer };
     }
     // The host policy admitted this URL above (robots, politeness); only then may the browser load it.
     const rendered = await deps.renderer.render(url, { signal });
     const again = await deps.cpu.run<string, DetailPageParse>(PARSER, 'parseDetailPage', rendered, { signal });
     if (again.method === 'needs_browser') return { status: 'failed', method: 'browser', error: 'page had no readable content even after rendering' };
-    return { status: 'enriched', method: 'browser', descriptionText: again.descriptionText };
+    return { status: 'enriched', method: 'browser', descriptionText: again.descriptionText, employer: again.employer ?? parsed.employer };
   } catch (err) {
     if (signal.aborted) throw err;
     const e = err as { code?: string; retryable?: boolean; message?: string };

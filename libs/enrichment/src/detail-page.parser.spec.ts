@@ -17,6 +17,15 @@ describe('parseDetailPage', () => {
 
   it('reports a script-rendered shell as needing a browser', () => {
     const html = `<html><body><div id="app"></div><script>document.getElementById('app').innerHTML = atob('${Buffer.from(para).toString('base64')}');</script></body></html>`;
-    expect(parseDetailPage(html)).toEqual({ method: 'needs_browser', descriptionText: null, title: null });
+    expect(parseDetailPage(html)).toEqual({ method: 'needs_browser', descriptionText: null, title: null, employer: null });
+  });
+
+  it("reports the JSON-LD hiring organisation as the employer, whichever way the description was read", () => {
+    const ld = (posting: object) => `<script type="application/ld+json">${JSON.stringify({ '@type': 'JobPosting', title: 'Engineer', ...posting })}</script>`;
+    const withDescription = `<html><head>${ld({ description: '<p>Own it.</p>', hiringOrganization: { name: 'Globex Partners' } })}</head><body></body></html>`;
+    expect(parseDetailPage(withDescription)).toMatchObject({ method: 'json_ld', employer: 'Globex Partners' });
+    const nameOnly = `<html><head>${ld({ hiringOrganization: 'Globex Partners' })}</head><body><p>${para}</p></body></html>`;
+    expect(parseDetailPage(nameOnly)).toMatchObject({ method: 'readable_text', employer: 'Globex Partners' });
+    expect(parseDetailPage(`<html><body><p>${para}</p></body></html>`).employer).toBeNull();
   });
 });

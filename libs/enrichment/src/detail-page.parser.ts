@@ -5,6 +5,8 @@ export interface DetailPageParse {
   method: 'json_ld' | 'readable_text' | 'needs_browser';
   descriptionText: string | null;
   title: string | null;
+  /** The employer the page's JSON-LD names (hiringOrganization), whatever the description came from. */
+  employer: string | null;
 }
 
 /** Below this much readable text a page is a shell that only a browser can fill in. */
@@ -17,10 +19,11 @@ const MIN_READABLE_CHARS = 200;
  */
 export function parseDetailPage(html: string): DetailPageParse {
   const posting = extractJobPostingFromJsonLd(html);
-  if (posting?.description) return { method: 'json_ld', descriptionText: posting.description, title: posting.title ?? null };
+  const employer = posting?.hiringOrganization ?? null;
+  if (posting?.description) return { method: 'json_ld', descriptionText: posting.description, title: posting.title ?? null, employer };
   const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
   const withoutScripts = body.replace(/<script[\s\S]*?<\/script>/gi, ' ').replace(/<style[\s\S]*?<\/style>/gi, ' ');
   const text = htmlToReadableText(withoutScripts).trim();
-  if (text.length >= MIN_READABLE_CHARS) return { method: 'readable_text', descriptionText: text, title: null };
-  return { method: 'needs_browser', descriptionText: null, title: null };
+  if (text.length >= MIN_READABLE_CHARS) return { method: 'readable_text', descriptionText: text, title: null, employer };
+  return { method: 'needs_browser', descriptionText: null, title: null, employer };
 }

@@ -115,6 +115,31 @@ describe('extractJobPostingFromJsonLd', () => {
     expect(extractJobPostingFromJsonLd(page(ld({ '@type': 'Organization', name: 'Acme' })))).toBeNull();
   });
 
+  it("reads the hiring organisation's name as a string, an Organization, its legalName, or the first usable of several", () => {
+    const org = (hiringOrganization: unknown) => extractJobPostingFromJsonLd(page(ld({ '@type': 'JobPosting', title: 'Engineer', hiringOrganization })))?.hiringOrganization;
+    expect(org('Globex Partners')).toBe('Globex Partners');
+    expect(org({ '@type': 'Organization', name: '  Globex   Partners ' })).toBe('Globex Partners');
+    expect(org({ '@type': 'Organization', legalName: 'Globex Partners GmbH' })).toBe('Globex Partners GmbH');
+    expect(org([{ '@type': 'Organization', sameAs: 'https://globex.test' }, { name: 'Globex Partners' }])).toBe('Globex Partners');
+    expect(org({ '@type': 'Organization', name: '' })).toBeUndefined();
+    expect(org(42)).toBeUndefined();
+  });
+
+  it('follows an @id reference to the Organization node of the same @graph', () => {
+    const graph = {
+      '@context': 'https://schema.org',
+      '@graph': [
+        { '@type': 'WebPage', '@id': 'https://initech.test/jobs/1', publisher: { '@id': 'https://initech.test/#org' } },
+        { '@type': 'JobPosting', title: 'Engineer', hiringOrganization: { '@id': 'https://initech.test/#org' } },
+        { '@type': 'Organization', '@id': 'https://initech.test/#org', name: 'Initech Systems', url: 'https://initech.test' },
+      ],
+    };
+    expect(extractJobPostingFromJsonLd(page(ld(graph)))?.hiringOrganization).toBe('Initech Systems');
+    // A reference to nothing named (or to another block) gives no organisation rather than a guess.
+    const dangling = { '@type': 'JobPosting', title: 'Engineer', hiringOrganization: { '@id': 'https://initech.test/#org' } };
+    expect(extractJobPostingFromJsonLd(page(ld(dangling), ld({ '@type': 'Organization', '@id': 'https://initech.test/#org', name: 'Elsewhere' })))?.hiringOrganization).toBeUndefined();
+  });
+
   it('unescapes a double-encoded description once', () => {
     const result = extractJobPostingFromJsonLd(page(ld({ '@type': 'JobPosting', title: 'T', description: '&lt;p&gt;One&lt;/p&gt;&lt;p&gt;Two &amp;amp; three&lt;/p&gt;' })));
     expect(result?.description).toBe('One\n\nTwo & three');

@@ -45,12 +45,32 @@ export function extractJsonLdBlocks(html: string): unknown[] {
  */
 export function extractJobPostingFromJsonLd(html: string): JobPostingFields | null {
   for (const block of extractJsonLdBlocks(html)) {
+    const nodes = nodesById(block as Json);
     for (const node of findJobPostingNodes(block as Json, 0)) {
-      const fields = toJobPostingFields(node);
+      const fields = toJobPostingFields(node, nodes);
       if (fields) return fields;
     }
   }
   return null;
+}
+
+/**
+ * Every node of a block that declares an `@id`, by that id. Generators that emit one `@graph` per
+ * page (Yoast, Rank Math, many career-site builders) state the employer once, as an Organization
+ * node, and let the posting refer to it: `"hiringOrganization": {"@id": "https://x.test/#org"}`.
+ */
+function nodesById(value: Json): Map<string, JsonObject> {
+  const byId = new Map<string, JsonObject>();
+  const visit = (v: Json, depth: number): void => {
+    if (depth > MAX_DEPTH || v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) return v.forEach((item) => visit(item, depth + 1));
+    const id = v['@id'];
+    // The first node with an id wins; later bare references ({"@id": …}) must not shadow it.
+    if (typeof id === 'string' && !byId.has(id) && Object.keys(v).length > 1) byId.set(id, v);
+    Object.values(v).forEach((child) => visit(child, depth + 1));
+  };
+  visit(value, 0);
+  return byId;
 }
 
 /**
@@ -94,7 +114,7 @@ function isJobPosting(node: JsonObject): boolean {
   return types.some((t) => typeof t === 'string' && /(?:^|[/:#])JobPosting$/i.test(t.trim()));
 }
 
-function toJobPostingFields(node: JsonObject): JobPostingFields | null {
+function toJobPostingFields(node: JsonObject, nodes: ReadonlyMap<string, JsonObject>): JobPostingFields | null {
   const title = cleanInline(text(node['title']) ?? text(node['name']));
   if (!title) return null;
 
@@ -118,7 +138,7 @@ function toJobPostingFields(node: JsonObject): JobPostingFields | null {
   if (datePosted) fields.datePosted = datePosted;
   const validThrough = cleanInline(text(node['validThrough']));
   if (validThrough) fields.validThrough = validThrough;
-  const organisation = asArray(node['hiringOrganization']).map(nameOf).find(isNonEmpty);
+  const organisation = asArray(node['hiringOrganization']).map((o) => organisationName(o, nodes)).find(isNonEmpty);
   if (organisation) fields.hiringOrganization = organisation;
   const salary = asArray(node['baseSalary']).map(toSalary).find((s) => s !== undefined);
   if (salary) fields.baseSalary = salary;
@@ -222,6 +242,19 @@ function identifierValue(value: Json): string | undefined {
     return cleanInline(text(inner)) ?? cleanInline(text(value['@id']));
   }
   return undefined;
+}
+
+/**
+ * The employer's name: a string, an Organization's `name` (else its `legalName`), or the name of the
+ * Organization an `{"@id": …}` reference points at within the same block.
+ */
+function organisationName(value: Json, nodes: ReadonlyMap<string, JsonObject>): string | undefined {
+  if (!isObject(value)) return nameOf(value);
+  const own = nameOf(value) ?? cleanInline(text(value['legalName']));
+  if (own) return own;
+  const id = value['@id'];
+  const target = typeof id === 'string' ? nodes.get(id) : undefined;
+  return target && target !== value ? (nameOf(target) ?? cleanInline(text(target['legalName']))) : undefined;
 }
 
 /** A string, or the `name` of an object (Organization, Country, AdministrativeArea, Place). */
