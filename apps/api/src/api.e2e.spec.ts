@@ -311,6 +311,25 @@ describe('API v1', () => {
       expect((await http().post('/v1/pipeline/runs').send({}).expect(400)).body.errors[0].field).toBe('stages');
     });
 
+    it('refuses unknown (or deleted) source ids with a 400 naming each, and disabled ones with a 409; nothing is started', async () => {
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const unknownA = '00000000-0000-4000-8000-00000000000a';
+      const unknownB = '00000000-0000-4000-8000-00000000000b';
+      const src = (await http().post('/v1/sources').send({ kind: 'greenhouse', name: 'acme', config: { board_token: 'acme' } }).expect(201)).body;
+      const res = await http().post('/v1/pipeline/runs').send({ stages: ['discover'], sourceIds: [src.id, unknownA, unknownB] }).expect(400);
+      expect(res.body.errors).toEqual([
+        { field: 'sourceIds', value: unknownA, rule: expect.stringContaining('existing source') },
+        { field: 'sourceIds', value: unknownB, rule: expect.stringContaining('existing source') },
+      ]);
+      const gone = (await http().post('/v1/sources').send({ kind: 'lever', name: 'gone', config: { site: 'gone' } }).expect(201)).body;
+      await http().delete(`/v1/sources/${gone.id}`).expect(204);
+      expect((await http().post('/v1/pipeline/runs').send({ stages: ['discover', 'score'], sourceIds: [gone.id] }).expect(400)).body.errors[0]).toMatchObject({ field: 'sourceIds', value: gone.id });
+      await http().patch(`/v1/sources/${src.id}`).send({ enabled: false }).expect(200);
+      const off = await http().post('/v1/pipeline/runs').send({ stages: ['discover'], sourceIds: [src.id] }).expect(409);
+      expect(off.body.message).toMatch(/disabled/);
+      expect(off.body.errors[0]).toMatchObject({ field: 'sourceIds', value: src.id });
+    });
+
     it('answers 404 for unknown runs and jobs, and lists no jobs on a fresh database', async () => {
       await http().get('/v1/pipeline/runs/00000000-0000-4000-8000-000000000000').expect(404);
       await http().get('/v1/jobs/j_unknown').expect(404);
@@ -361,7 +380,7 @@ describe('API v1', () => {
       });
     });
 
-    it('saves a valid profile as revision 1, starts its Score → Tailor → Cover batch, and bumps the revision on every PUT', async () => {
+    it('saves a valid profile as revision 1, starts its Score → Tailor → Cover batch, and bumps the revision on every change', async () => {
       // The test app talks to the reachable dev server (JOBCTRL_TEST_TEMPORAL_ADDRESS): Temporal accepts the batch.
       const res = await http().put('/v1/profile').send(profile).expect(200);
       expect(res.body).toMatchObject({ revision: 1, ...profile, updatedAt: expect.any(String) });
@@ -383,9 +402,18 @@ describe('API v1', () => {
       expect(second.body.skills).toEqual(['TypeScript', 'PostgreSQL', 'Kubernetes', 'Terraform']);
       expect(second.body.batch.runId).not.toBe(runId);
       expect((await http().get('/v1/profile').expect(200)).body).toMatchObject({ revision: 2, ...changed });
-      // What GET returns can be sent back as it is (revision and updatedAt are ignored).
+      // What GET returns can be sent back as it is (revision and updatedAt are ignored); the same
+      // content is the same revision, and starts no batch.
       const roundTrip = (await http().get('/v1/profile').expect(200)).body;
-      expect((await http().put('/v1/profile').send(roundTrip).expect(200)).body).toMatchObject({ revision: 3, ...changed });
+      const same = (await http().put('/v1/profile').send(roundTrip).expect(200)).body;
+      expect(same).toMatchObject({ revision: 2, ...changed, batch: null, updatedAt: roundTrip.updatedAt });
+      // Key order, surrounding whitespace and null-vs-absent optional fields do not make new content.
+      const rewritten = { preferences: changed.preferences, summary: `  ${changed.summary} `, contact: changed.contact, skills: changed.skills, education: changed.education,
+        experience: changed.experience.map((e) => ('end' in e && e.end === null ? { ...e, end: undefined } : e)) };
+      expect((await http().put('/v1/profile').send(rewritten).expect(200)).body).toMatchObject({ revision: 2, batch: null });
+      const edited = (await http().put('/v1/profile').send({ ...changed, summary: 'A new summary.' }).expect(200)).body;
+      expect(edited.revision).toBe(3);
+      expect(edited.batch.runId).toMatch(/^[0-9a-f-]{36}$/);
     });
 
     it('keeps the saved profile when Temporal is unreachable (no batch)', async () => {

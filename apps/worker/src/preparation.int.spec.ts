@@ -1,68 +1,23 @@
-import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
 import type { JobPipelineInput, JobPipelineResult, PipelineStage } from '@jobctrl/pipeline/contracts';
 import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId, PREP_STAGED_PATCH, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { JobRecord, JobRepository, PipelineRunRepository, PreparationRepository } from '@jobctrl/shared/jobs';
+import { PipelineRunRepository, PreparationRepository } from '@jobctrl/shared/jobs';
 import { SpendLedgerRepository, startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm';
 import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
-import { workerCapacity } from '@jobctrl/shared/temporal';
-import type { PreparationSettings } from './activities';
-import { createJobctrlWorker, workflowsEntry } from './create-worker';
+import { workflowsEntry } from './create-worker';
 import { PreparationRecovery, RECOVERY_WORKFLOW_ID } from './preparation-recovery';
-import { setupBoardWorld } from './test-support/board-world.fixture';
+import { allJobs, setupPreparationWorld, startPipeline as startPipelineRun, type PreparationWorldOptions } from './test-support/preparation-world.fixture';
 import { useSuiteTemporal } from './test-support/temporal.harness';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
 const suite = useSuiteTemporal();
 
-/** Live settings the test can change while the worker runs (as PATCH /v1/settings would). */
-interface Live {
-  dailySpendCeilingUsd: number;
-  tailorScoreThreshold: number;
-  recoveryIdleMs: number;
-}
-
-async function setup(opts: { jobsPerBoard: number; llm?: PreparationSettings['llm']; live?: Partial<Live>; slots?: number; workflowBundle?: WorkerOptions['workflowBundle'] }) {
-  const world = await setupBoardWorld(opts.jobsPerBoard, { families: [{ kind: 'greenhouse', token: 'acme' }, { kind: 'lever', token: 'globex' }] });
-  const live: Live = { dailySpendCeilingUsd: 5, tailorScoreThreshold: 50, recoveryIdleMs: 3600_000, ...opts.live };
-  await new ProfileRepository(world.uow).put(sampleProfile());
-  const jw = await createJobctrlWorker({
-    connection: suite.connection,
-    namespace: 'default',
-    taskQueue: world.taskQueue,
-    capacity: workerCapacity(opts.slots ?? 4),
-    uow: world.uow,
-    workflowBundle: opts.workflowBundle ?? suite.bundle,
-    pipeline: {
-      internalConcurrency: 4,
-      hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 },
-      enrichmentPollMs: 100,
-      preparation: { llm: opts.llm ?? { provider: 'extractive', prices: {}, timeoutMs: 10_000 }, live: () => live },
-    },
-  });
-  const cleanup = async () => {
-    await world.sim.stop();
-    await jw.close();
-    fs.rmSync(world.dir, { recursive: true, force: true });
-  };
-  return { ...world, jw, live, cleanup };
-}
-
-async function startPipeline(uow: UnitOfWorkFactory, taskQueue: string, stages: PipelineStage[], extra: Partial<JobPipelineInput> = {}) {
-  const runId = randomUUID();
-  await new PipelineRunRepository(uow).create({ runId, workflowId: pipelineWorkflowId(runId), stages, sourceIds: null });
-  const input: JobPipelineInput = { runId, stages, scope: 'run', internalConcurrency: 4, spendRecheckSeconds: 1, ...extra };
-  const handle = await suite.client.workflow.start(PIPELINE_WORKFLOW_TYPE, { taskQueue, workflowId: pipelineWorkflowId(runId), args: [input] });
-  return { runId, handle };
-}
-
-async function allJobs(jobs: JobRepository): Promise<JobRecord[]> {
-  return (await jobs.list({ limit: 1000, offset: 0 })).items;
-}
+const setup = (opts: PreparationWorldOptions) => setupPreparationWorld(suite, opts);
+const startPipeline = (uow: UnitOfWorkFactory, taskQueue: string, stages: PipelineStage[], extra: Partial<JobPipelineInput> = {}) => startPipelineRun(suite, uow, taskQueue, stages, extra);
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -69,6 +69,10 @@ describe('preparation control activities', () => {
     expect(await keys({ scope: 'run', stages: ['tailor'] })).toEqual(['a']);
     const { revision } = await w.profiles.put(sampleProfile());
     expect(await keys({ scope: 'profile_update', stages: ['score', 'tailor', 'cover'], profileRevision: revision })).toEqual(['a', 'b', 'c']);
+    // A full run covers its jobs scored against an older profile too (they are not final for it); a
+    // score-only run leaves them (re-scoring would drop artifacts it cannot rebuild).
+    expect(await keys({ scope: 'run', stages: ['score', 'tailor', 'cover'], discoveryRunId: 'run-a' })).toEqual(['a', 'b']);
+    expect(await keys({ scope: 'run', stages: ['score'], discoveryRunId: 'run-a' })).toEqual([]);
     // Recovery takes only jobs untouched for the idle period (these were just written).
     expect(await keys({ scope: 'idle_recovery', stages: ['score', 'tailor', 'cover'] })).toEqual([]);
     w.live.recoveryIdleMs = -1_000;

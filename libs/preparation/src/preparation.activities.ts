@@ -97,8 +97,19 @@ async function selectTargets(
 ): Promise<PreparationTarget[]> {
   const stages = input.stages.map((s) => PENDING_STAGE_OF[s]);
   switch (input.scope) {
-    case 'run':
-      return deps.prep.selectForPreparation({ stages, ...(input.discoveryRunId ? { runId: input.discoveryRunId } : {}) });
+    case 'run': {
+      // A run covers every job of its selection that is not final for its stages. A job scored
+      // against an older profile is not final for a full Score → Tailor → Cover run: it is (or will
+      // be) re-prepared — possibly by the profile update's own batch, whose prep-{key} execution this
+      // run then attaches to and waits for instead of calling the job done. A run without tailor and
+      // cover leaves such jobs alone: re-scoring would discard artifacts it could not rebuild.
+      const full = input.stages.includes('score') && input.stages.includes('tailor') && input.stages.includes('cover');
+      return deps.prep.selectForPreparation({
+        stages,
+        ...(input.discoveryRunId ? { runId: input.discoveryRunId } : {}),
+        ...(full ? { staleBelowRevision: await deps.profileRevision() } : {}),
+      });
+    }
     case 'profile_update':
       return deps.prep.selectForPreparation({ stages, staleBelowRevision: input.profileRevision ?? (await deps.profileRevision()) });
     case 'idle_recovery':

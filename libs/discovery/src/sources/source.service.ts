@@ -57,6 +57,33 @@ export class SourceService {
     if (!(await this.repository.remove(id))) throw new NotFoundException(`no source ${id}`);
   }
 
+  /**
+   * Sources a run is asked to crawl must exist and be enabled: an unknown (or deleted) id is a 400
+   * naming each id under `sourceIds`, a disabled one a 409. Checked before the run starts, so no run
+   * is left waiting on a source it can never crawl.
+   */
+  async requireRunnable(ids: readonly string[]): Promise<void> {
+    const all = await this.repository.list();
+    const unknown = ids.filter((id) => !all.some((s) => s.id === id));
+    if (unknown.length > 0) {
+      throw new BadRequestException({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: `unknown source ids: ${unknown.join(', ')}`,
+        errors: unknown.map((id) => ({ field: 'sourceIds', value: id, rule: 'must be the id of an existing source (GET /v1/sources)' })),
+      });
+    }
+    const disabled = all.filter((s) => ids.includes(s.id) && !s.enabled);
+    if (disabled.length > 0) {
+      throw new ConflictException({
+        statusCode: 409,
+        error: 'Conflict',
+        message: `disabled sources cannot run: ${disabled.map((s) => `${s.name} (${s.id})`).join(', ')}; enable them with PATCH /v1/sources/:id`,
+        errors: disabled.map((s) => ({ field: 'sourceIds', value: s.id, rule: 'source is disabled' })),
+      });
+    }
+  }
+
   private async require(id: string): Promise<SourceEntity> {
     const found = await this.repository.find(id);
     if (!found) throw new NotFoundException(`no source ${id}`);

@@ -3,6 +3,8 @@ export const DISCOVER_WORKFLOW_TYPE = 'discoverWorkflow';
 
 /** Guards the terminal reconcile's per-job handoff input; histories without it replay the old input. */
 export const TERMINAL_HANDOFF_PATCH = 'discover-terminal-enrichment-handoff-v1';
+/** Marks histories in which a failing run cancels its live enrichment consumer before recording the failure. */
+export const FAILED_RUN_STOPS_CONSUMER_PATCH = 'discover-failed-run-stops-consumer-v1';
 
 export function discoverWorkflowId(runId: string): string {
   return `discover-${runId}`;

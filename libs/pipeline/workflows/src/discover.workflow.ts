@@ -1,7 +1,6 @@
 import {
   ActivityCancellationType,
   ActivityFailure,
-  ApplicationFailure,
   CancellationScope,
   isCancellation,
   patched,
@@ -17,8 +16,8 @@ import type {
   FamilyOutcome,
   FamilyPlan,
 } from '@jobctrl/pipeline/contracts';
-import { retryPolicy, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
-import { recordLifecycle } from './lifecycle.helpers';
+import { FAILED_RUN_STOPS_CONSUMER_PATCH, retryPolicy, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
+import { describeFailure, recordLifecycle } from './lifecycle.helpers';
 
 // Each family is its own activity with its own timeout, heartbeat and retry policy: a family failure
 // is recorded and the run goes on to the next family.
@@ -67,16 +66,19 @@ export async function discoverWorkflow(input: DiscoverWorkflowInput): Promise<Di
  */
 export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff: () => boolean): Promise<DiscoverWorkflowResult> {
   await recordLifecycle('started', { runId: input.runId });
-  const plan = await control.planDiscoverySources(input);
-  const { runId } = plan;
+  const { runId } = input;
   const familiesFailed: string[] = [];
   const familiesCompleted: string[] = [];
   let live: Promise<unknown> | undefined;
+  let liveScope: CancellationScope | undefined;
   try {
+    // Inside the try: a run whose planning fails (an unknown or disabled source) ends `failed` with
+    // the reason instead of staying `running` with nothing left to run.
+    const plan = await control.planDiscoverySources(input);
     // One-time straggler sweep: before any family runs, pending_tailor holds only pre-existing work.
     await control.fanOutPreparation({ includePendingTailor: true });
 
-    const liveScope = new CancellationScope();
+    liveScope = new CancellationScope();
     live = liveScope.run(() =>
       liveEnrichment.discoveryEnrichment({ runId, mode: 'live', perJobHandoff: true, internalConcurrency: plan.internalConcurrency }),
     );
@@ -93,7 +95,7 @@ export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff
         if (outcome.status === 'rejected') {
           if (isCancellation(outcome.reason)) throw outcome.reason; // a cancelled source cancels the whole run
           familiesFailed.push(batch[j].family);
-          await control.recordFamilyFailure({ runId, family: batch[j].family, error: describe(outcome.reason) });
+          await control.recordFamilyFailure({ runId, family: batch[j].family, error: describeFailure(outcome.reason) });
         } else {
           familiesCompleted.push(batch[j].family);
         }
@@ -124,13 +126,16 @@ export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff
     return result;
   } catch (err) {
     const state = isCancellation(err) ? 'cancelled' : 'failed';
+    // A failing run stops its live consumer too (a cancelled run's scope already did), so nothing
+    // keeps enriching for a run that is over.
+    if (state === 'failed' && live && patched(FAILED_RUN_STOPS_CONSUMER_PATCH)) liveScope?.cancel();
     await CancellationScope.nonCancellable(async () => {
       // A run cancel reaches the live consumer through its scope; wait for it to acknowledge so no
       // enrichment writes land after the run is recorded cancelled. (No new command: the cancel
       // request was already issued by the scope.)
-      if (state === 'cancelled' && live) await live.catch(() => undefined);
+      if (live && (state === 'cancelled' || liveScope?.consideredCancelled)) await live.catch(() => undefined);
       await control.finishDiscoveryRun({ runId, state });
-      await recordLifecycle(state, { runId, familiesFailed, familiesCompleted, error: describe(err) });
+      await recordLifecycle(state, { runId, familiesFailed, familiesCompleted, error: describeFailure(err) });
     });
     throw err;
   }
@@ -138,10 +143,4 @@ export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff
 
 function runFamily(runId: string, f: FamilyPlan, internalConcurrency: number): Promise<FamilyOutcome> {
   return family.discoverySourceFamily({ runId, family: f, internalConcurrency });
-}
-
-function describe(err: unknown): string {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure) return `${cause.type ?? 'error'}: ${cause.message}`;
-  return err instanceof Error ? err.message : String(err);
 }

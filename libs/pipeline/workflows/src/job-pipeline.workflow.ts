@@ -1,7 +1,7 @@
-import { CancellationScope, executeChild, isCancellation } from '@temporalio/workflow';
+import { CancellationScope, ContinueAsNew, executeChild, isCancellation } from '@temporalio/workflow';
 import type { DiscoverWorkflowResult, JobPipelineInput, JobPipelineResult, PreparationStage } from '@jobctrl/pipeline/contracts';
 import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, PREPARATION_STAGES } from '@jobctrl/pipeline/contracts';
-import { recordLifecycle } from './lifecycle.helpers';
+import { describeFailure, recordLifecycle } from './lifecycle.helpers';
 import { runPreparationBatch } from './preparation-batch';
 
 /**
@@ -27,8 +27,10 @@ export async function jobPipelineWorkflow(input: JobPipelineInput): Promise<JobP
     await recordLifecycle('completed', { ...result });
     return result;
   } catch (err) {
+    // Continue-as-new leaves through this throw: the next execution is the same run, still going.
+    if (err instanceof ContinueAsNew) throw err;
     const state = isCancellation(err) ? 'cancelled' : 'failed';
-    await CancellationScope.nonCancellable(() => recordLifecycle(state, { runId: input.runId, error: err instanceof Error ? err.message : String(err) }));
+    await CancellationScope.nonCancellable(() => recordLifecycle(state, { runId: input.runId, error: describeFailure(err) }));
     throw err;
   }
 }

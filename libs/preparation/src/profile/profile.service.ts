@@ -7,7 +7,7 @@ import { PipelineRunService } from '../runs/pipeline-run.service';
 export type ProfileDocument = Profile & { revision: number; updatedAt: string };
 
 export interface ProfileView extends ProfileDocument {
-  /** The automatic Score → Tailor → Cover batch this update started (null when none could start). */
+  /** The automatic Score → Tailor → Cover batch this update started (null when the content did not change or none could start). */
   batch: { runId: string; workflowId: string } | null;
 }
 
@@ -34,8 +34,10 @@ export class ProfileService {
   async put(profile: Profile): Promise<ProfileView> {
     // A document read back from GET may carry revision and updatedAt: they are not part of the profile.
     const { revision: _revision, updatedAt: _updatedAt, ...fields } = profile as ProfileDocument;
-    const stored = await this.profiles.put(toPlain(fields));
+    const { changed, ...stored } = await this.profiles.put(toPlain(fields));
     let batch: ProfileView['batch'] = null;
+    // The same content keeps its revision: there is nothing to re-prepare.
+    if (!changed) return { ...documentOf(stored), batch };
     try {
       batch = await this.runs.startRun({ stages: ['score', 'tailor', 'cover'], scope: 'profile_update', profileRevision: stored.revision });
     } catch (err) {

@@ -27,4 +27,5 @@ export {
 // Test support (pure data): exported so specs of every lib share one fixture.
 export { sampleProfile, samplePosting } from './testing/profile.fixture';
 export * from './profile.repository';
+export { canonicalProfileContent, sameProfileContent } from './profile-content.rules';
 export { LEGAL_SUFFIXES, containsRun, nameTokens, nameWords } from './organisation-name.rules';

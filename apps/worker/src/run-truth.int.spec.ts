@@ -1,0 +1,147 @@
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import { pipelineWorkflowId, type JobPipelineResult } from '@jobctrl/pipeline/contracts';
+import { PipelineRunService, type PipelineRunView } from '@jobctrl/preparation';
+import type { SettingsService } from '@jobctrl/shared/config';
+import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { startLlmSimulator } from '@jobctrl/shared/llm';
+import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
+import type { TemporalClientService } from '@jobctrl/shared/temporal';
+import { createPipelineResponder } from './test-support/llm-responder';
+import { allJobs, setupPreparationWorld, startPipeline } from './test-support/preparation-world.fixture';
+import { useSuiteTemporal } from './test-support/temporal.harness';
+
+Runtime.install({ logger: new DefaultLogger('ERROR') });
+
+const suite = useSuiteTemporal();
+
+/** The service behind GET /v1/pipeline/runs/:id and its cancel, over the test's database and queue. */
+function runsApi(uow: UnitOfWorkFactory, taskQueue: string): PipelineRunService {
+  const temporal = { taskQueue, client: async (): Promise<Client> => suite.client } as unknown as TemporalClientService;
+  const settings = { get: () => ({ pipeline_internal_concurrency: 2 }), live: () => ({ pipeline_internal_concurrency: 2 }) } as unknown as SettingsService;
+  return new PipelineRunService(uow, temporal, settings);
+}
+
+async function executions(workflowId: string): Promise<string[]> {
+  const statuses: string[] = [];
+  for await (const wf of suite.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) statuses.push(wf.status.name);
+  return statuses;
+}
+
+/** Polls the run through the API's service until `done`, keeping every state it showed on the way. */
+async function watch(api: PipelineRunService, runId: string, done: (v: PipelineRunView) => boolean, idleMs = 60_000): Promise<{ final: PipelineRunView; seen: PipelineRunView[] }> {
+  const seen: PipelineRunView[] = [];
+  let last = '';
+  let movedAt = Date.now();
+  for (;;) {
+    const view = await api.get(runId);
+    seen.push(view);
+    if (done(view)) return { final: view, seen };
+    // The deadline follows progress: only a run that stops moving for idleMs fails the test.
+    const signature = JSON.stringify([view.state, view.progress, view.preparation]);
+    if (signature !== last) [last, movedAt] = [signature, Date.now()];
+    if (Date.now() - movedAt > idleMs) throw new Error(`run ${runId} stopped moving at ${signature}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+describe('Runs tell the truth', () => {
+  it('a batch that continues as new (more than twice) reads running throughout and ends completed; cancel works in a continued execution', async () => {
+    const s = await setupPreparationWorld(suite, { jobsPerBoard: 8 });
+    try {
+      await s.jw.worker.runUntil(async () => {
+        const api = runsApi(s.uow, s.taskQueue);
+        // A tiny history limit with one job at a time: the batch continues as new again and again.
+        const { runId } = await startPipeline(suite, s.uow, s.taskQueue, ['discover', 'score', 'tailor', 'cover'], { batchHistoryLimit: 15, internalConcurrency: 1 });
+        const { final, seen } = await watch(api, runId, (v) => !['pending', 'running'].includes(v.state));
+        expect(final.state).toBe('completed');
+        expect(final.finishedAt).not.toBeNull();
+        expect(seen.filter((v) => v.state === 'running').length).toBeGreaterThan(0);
+        // Never `failed` (or finished) on the way, though its executions closed as continued-as-new.
+        expect(seen.slice(0, -1).every((v) => v.state === 'running' || v.state === 'pending')).toBe(true);
+        expect(seen.slice(0, -1).every((v) => v.finishedAt === null)).toBe(true);
+        expect(final.preparation).toMatchObject({ failed: 0 });
+        expect(final.preparation?.completed).toBe(final.preparation?.selected);
+        const chain = await executions(pipelineWorkflowId(runId));
+        expect(chain.filter((st) => st === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(2);
+
+        // A new profile re-prepares everything in a long batch; cancel it once it has continued.
+        await new ProfileRepository(s.uow).put({ ...sampleProfile(), summary: 'A changed summary.' });
+        const second = await startPipeline(suite, s.uow, s.taskQueue, ['score', 'tailor', 'cover'], { scope: 'profile_update', batchHistoryLimit: 15, internalConcurrency: 1 });
+        const deadline = Date.now() + 60_000;
+        while (!(await executions(pipelineWorkflowId(second.runId))).includes('CONTINUED_AS_NEW')) {
+          if (Date.now() > deadline) throw new Error('the profile batch never continued as new');
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        expect((await api.get(second.runId)).state).toBe('running');
+        await api.cancel(second.runId);
+        const cancelled = await watch(api, second.runId, (v) => !['pending', 'running'].includes(v.state));
+        expect(cancelled.final.state).toBe('cancelled');
+        expect(cancelled.final.preparation?.completed).toBeLessThan(cancelled.final.preparation?.selected ?? 0);
+      });
+    } finally {
+      await s.cleanup();
+    }
+  }, 240_000);
+
+  it('a run whose planning fails (a source deleted or disabled after it was accepted) ends failed with the reason, never running forever', async () => {
+    const s = await setupPreparationWorld(suite, { jobsPerBoard: 2, families: [{ kind: 'greenhouse', token: 'acme' }] });
+    try {
+      await s.jw.worker.runUntil(async () => {
+        const api = runsApi(s.uow, s.taskQueue);
+        const deleted = '00000000-0000-4000-8000-0000000000dd';
+        for (const stages of [['discover'], ['discover', 'score']] as const) {
+          const { runId } = await api.startRun({ stages: [...stages], sourceIds: [deleted], scope: 'run' });
+          const { final } = await watch(api, runId, (v) => !['pending', 'running'].includes(v.state), 20_000);
+          expect(final.state).toBe('failed');
+          expect(final.finishedAt).not.toBeNull();
+          expect(final.error).toContain(deleted);
+        }
+        const [source] = await s.uow.run(({ manager }) => manager.query(`SELECT id, name FROM sources WHERE family = 'greenhouse'`)) as Array<{ id: string }>;
+        await s.uow.run(({ manager }) => manager.query(`UPDATE sources SET enabled = 0 WHERE id = ?`, [source.id]));
+        const { runId } = await api.startRun({ stages: ['discover'], sourceIds: [source.id], scope: 'run' });
+        const { final } = await watch(api, runId, (v) => !['pending', 'running'].includes(v.state), 20_000);
+        expect(final).toMatchObject({ state: 'failed', error: expect.stringContaining('disabled') });
+      });
+    } finally {
+      await s.cleanup();
+    }
+  }, 120_000);
+
+  it('a full run over jobs another batch (a profile update) is re-preparing completes only when every job it covers is final, and counts them', async () => {
+    // A model that takes a while (five calls a job), so the update's batch is still busy when the run ends its discovery.
+    const sim = await startLlmSimulator({ latencyMs: 300, respond: createPipelineResponder() });
+    const s = await setupPreparationWorld(suite, {
+      jobsPerBoard: 8,
+      families: [{ kind: 'greenhouse', token: 'acme' }],
+      llm: { provider: 'openai', model: 'local', baseUrl: sim.url, prices: {}, timeoutMs: 10_000 },
+    });
+    try {
+      await s.jw.worker.runUntil(async () => {
+        const api = runsApi(s.uow, s.taskQueue);
+        await (await startPipeline(suite, s.uow, s.taskQueue, ['discover', 'score', 'tailor', 'cover'])).handle.result();
+        const { revision } = await new ProfileRepository(s.uow).put({ ...sampleProfile(), summary: 'Platform engineer, now with a new summary.' });
+        // The profile update's batch re-prepares one job at a time ...
+        const update = await startPipeline(suite, s.uow, s.taskQueue, ['score', 'tailor', 'cover'], { scope: 'profile_update', profileRevision: revision, internalConcurrency: 1 });
+        // ... while the user runs discover → cover over the same board.
+        const run = await startPipeline(suite, s.uow, s.taskQueue, ['discover', 'score', 'tailor', 'cover']);
+        const result = (await run.handle.result()) as JobPipelineResult;
+        const final = await api.get(run.runId);
+        expect(final.state).toBe('completed');
+        const jobs = await allJobs(s.jobs);
+        // Completed means every job it covers reached a final stage against the current profile.
+        for (const job of jobs) {
+          expect(['scored', 'prepared', 'cover_rejected']).toContain(job.stage);
+          expect(job.scoreProfileRevision).toBe(revision);
+        }
+        // And the run counted the jobs it waited for (those the update had not re-prepared yet).
+        expect(result.preparation?.selected).toBeGreaterThan(0);
+        expect(final.preparation).toMatchObject({ selected: result.preparation?.selected, completed: result.preparation?.selected, failed: 0 });
+        await update.handle.result();
+      });
+    } finally {
+      await s.cleanup();
+      await sim.close();
+    }
+  }, 180_000);
+});
