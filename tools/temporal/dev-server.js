@@ -14,6 +14,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { ensureTemporalCli, probeVersion, versionOf } = require('./install');
+const { forget, guardGroup, reapWithMe, stopGroup } = require('../stack/process-group');
 
 const HOST = '127.0.0.1';
 
@@ -61,61 +62,9 @@ function freePort() {
  * @property {() => Promise<void>} stop  SIGTERM, up to 10 s grace, then SIGKILL. Idempotent.
  */
 
-// ---------------------------------------------------------------------------------------------------
-// Orphan protection. The server is deliberately NOT detached: it stays in our process group, so a
-// Ctrl-C in a terminal reaches it too. On top of that, every live server is signalled when this
-// process exits or is told to stop. (A SIGKILL of this process cannot be intercepted by anything.)
-// ---------------------------------------------------------------------------------------------------
-
-/** Every server started by this process that has not exited yet, with its stop(). */
-/** @type {Map<import('node:child_process').ChildProcess, () => Promise<void>>} */
-const live = new Map();
-const SIGNALS = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP']);
-
-// On our own exit only synchronous work is possible, so the servers just get SIGTERM: the Go server
-// shuts down cleanly within ~1 s even with its parent gone, which keeps a --db-filename store consistent.
-function signalAllLive() {
-  for (const child of live.keys()) {
-    try {
-      child.kill('SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/** @param {NodeJS.Signals} signal */
-function onParentSignal(signal) {
-  // Adding a listener disables Node's default "terminate on signal". If someone else handles this
-  // signal (e.g. the stack runner's graceful shutdown, which calls stop() itself), only make sure the
-  // servers are stopping and leave the rest to them. Otherwise stop the servers (SIGTERM, 10 s grace,
-  // SIGKILL), then restore the default action by re-raising, so the exit status still says "killed by
-  // SIGINT/SIGTERM" and no server outlives us.
-  const others = process.listeners(signal).filter((l) => l !== onParentSignal);
-  const stopping = Promise.all([...live.values()].map((stop) => stop()));
-  if (others.length > 0) return;
-  const reraise = () => {
-    removeProcessHooks();
-    process.kill(process.pid, signal);
-  };
-  stopping.then(reraise, reraise);
-}
-
-let hooked = false;
-function addProcessHooks() {
-  if (hooked) return;
-  hooked = true;
-  process.on('exit', signalAllLive);
-  for (const s of SIGNALS) process.on(s, onParentSignal);
-}
-function removeProcessHooks() {
-  if (!hooked) return;
-  hooked = false;
-  process.removeListener('exit', signalAllLive);
-  for (const s of SIGNALS) process.removeListener(s, onParentSignal);
-}
-
-// ---------------------------------------------------------------------------------------------------
+// Orphan protection: the server runs in its own process group (detached), so stop() can end the
+// whole group; tools/stack/process-group.js stops it when this process is told to stop or exits, and
+// its reaper does when this process dies without a chance to (SIGKILL, a jest worker killed).
 
 /**
  * Last lines a process wrote to its log since `fromByte` (earlier runs may share an appended log file).
@@ -207,7 +156,8 @@ async function launch(cliPath, port, dbFilename, options) {
   let child;
   try {
     fs.writeSync(logFd, `# ${new Date().toISOString()} ${cliPath} ${args.join(' ')}\n`);
-    child = spawn(cliPath, args, { stdio: ['ignore', logFd, logFd], windowsHide: true });
+    // Own process group: stop() ends the server with anything it may start, by killing the group.
+    child = spawn(cliPath, args, { stdio: ['ignore', logFd, logFd], windowsHide: true, detached: true });
   } finally {
     fs.closeSync(logFd); // the child has its own copy of the descriptor
   }
@@ -220,12 +170,14 @@ async function launch(cliPath, port, dbFilename, options) {
 
   /** @type {{ code: number | null, signal: NodeJS.Signals | null } | null} */
   let exitInfo = null;
+  /** @type {() => void} */
+  let unguard = () => undefined;
   /** @type {Promise<void>} */
   const exited = new Promise((resolve) => {
     child.once('exit', (code, signal) => {
       exitInfo = { code, signal };
-      live.delete(child);
-      if (live.size === 0) removeProcessHooks();
+      unguard();
+      forget(pid);
       resolve();
     });
   });
@@ -236,24 +188,15 @@ async function launch(cliPath, port, dbFilename, options) {
   const stop = () => {
     stopping ??= (async () => {
       if (exitInfo) return;
-      child.kill('SIGTERM');
-      /** @type {NodeJS.Timeout | undefined} */
-      let timer;
-      const graceful = await Promise.race([
-        exited.then(() => true),
-        new Promise((resolve) => (timer = setTimeout(() => resolve(false), 10_000))),
-      ]);
-      clearTimeout(timer); // a pending 10 s timer would otherwise keep the caller's process alive
-      if (!graceful) {
-        child.kill('SIGKILL');
-        await exited;
-      }
+      // SIGTERM to the group, up to 10 s grace, then SIGKILL to whatever of it is left.
+      await stopGroup(pid, { graceMs: 10_000 });
+      await exited;
     })();
     return stopping;
   };
   if (!exitInfo) {
-    live.set(child, stop);
-    addProcessHooks();
+    unguard = guardGroup(pid, stop);
+    reapWithMe(pid, 10_000); // even if this process is SIGKILLed
   }
 
   const fail = async (/** @type {string} */ what) => {

@@ -1,6 +1,7 @@
 // Runs against the real Temporal CLI (installed into <repo>/.tools on first run): these tests are the
 // proof that install.js, dev-server.js and the jest global setup work on this machine.
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { groupAlive, pidAlive as isAlive, spawnGroup, waitFor } from '@jobctrl/tools/stack/testing';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -56,27 +57,9 @@ function tryConnect(port: number): Promise<string> {
   });
 }
 
-/** A zombie (exited, not yet reaped by whoever adopted it) counts as dead. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true; // no /proc (macOS): kill(0) said it exists
-  }
-}
-
+/** Resolves once `check` holds; fails after `timeoutMs` (nothing here reports progress). */
 async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(() => (check() ? { done: true } : { progress: null }), { what: 'the condition', idleTimeoutMs: timeoutMs, intervalMs: 100 }).catch(() => undefined);
   return check();
 }
 
@@ -127,9 +110,9 @@ describe('ensureTemporalCli', () => {
       .ensureTemporalCli({ quiet: true, toolsDir: ${JSON.stringify(path.join(emptyPath, 'tools'))} })
       .then(() => process.exit(0), (e) => { process.stdout.write(e.message); process.exit(3); });`;
     const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, PATH: emptyPath, JOBCTRL_TEMPORAL_CLI: '' } });
+      const { child } = spawnGroup(process.execPath, ['-e', script], { env: { ...process.env, PATH: emptyPath, JOBCTRL_TEMPORAL_CLI: '' } });
       let out = '';
-      child.stdout.on('data', (d) => (out += d));
+      child.stdout?.on('data', (d) => (out += d));
       child.on('close', (code) => resolve({ code, out }));
     });
     expect(result.code).toBe(3);
@@ -181,11 +164,15 @@ describe('startDevServer', () => {
     await expect(Promise.all([describeDefault(a.address), describeDefault(b.address)])).resolves.toEqual(['default', 'default']);
   });
 
-  it('stop() frees the port and ends the process, and is idempotent', async () => {
+  it('stop() frees the port and ends the process with its whole process group, and is idempotent', async () => {
     const server = await start();
     expect(isAlive(server.pid)).toBe(true);
+    // The server leads a group of its own, so stop() can end everything it may start.
+    const stat = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8');
+    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2])).toBe(server.pid);
     await server.stop();
     expect(isAlive(server.pid)).toBe(false);
+    expect(groupAlive(server.pid)).toBe(false);
     await expect(tryConnect(server.port)).resolves.toBe('ECONNREFUSED');
     await expect(server.stop()).resolves.toBeUndefined();
   });
@@ -209,10 +196,10 @@ describe('startDevServer', () => {
   it('does not leave the server behind when the parent process gets SIGTERM', async () => {
     const script = `require(${JSON.stringify(DEV_SERVER_JS)}).startDevServer()
       .then((s) => { process.stdout.write(JSON.stringify({ pid: s.pid, port: s.port }) + '\\n'); setInterval(() => {}, 1000); });`;
-    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawnGroup(process.execPath, ['-e', script]).child;
     const info = await new Promise<{ pid: number; port: number }>((resolve, reject) => {
       let out = '';
-      child.stdout.on('data', (d) => {
+      child.stdout?.on('data', (d) => {
         out += d;
         if (out.includes('\n')) resolve(JSON.parse(out));
       });
@@ -225,6 +212,23 @@ describe('startDevServer', () => {
     await expect(exited).resolves.toBe('SIGTERM');
     expect(await waitUntil(() => !isAlive(info.pid), 15_000)).toBe(true);
     await expect(tryConnect(info.port)).resolves.toBe('ECONNREFUSED');
+  });
+
+  it('does not leave the server behind when the parent process is SIGKILLed (the reaper stops it)', async () => {
+    const script = `require(${JSON.stringify(DEV_SERVER_JS)}).startDevServer()
+      .then((s) => { process.stdout.write(JSON.stringify({ pid: s.pid, port: s.port }) + '\\n'); setInterval(() => {}, 1000); });`;
+    const parent = spawnGroup(process.execPath, ['-e', script]);
+    const info = await waitFor(() => (parent.output().includes('\n') ? { done: JSON.parse(parent.output()) as { pid: number; port: number } } : { progress: parent.output() }), {
+      what: 'the dev server to start',
+      idleTimeoutMs: 60_000,
+    });
+    process.kill(parent.pid, 'SIGKILL'); // nothing in the parent runs any more
+    try {
+      expect(await waitUntil(() => !isAlive(info.pid), 15_000)).toBe(true);
+      await expect(tryConnect(info.port)).resolves.toBe('ECONNREFUSED');
+    } finally {
+      if (isAlive(info.pid)) process.kill(-info.pid, 'SIGKILL'); // orphaned: no helper can find it any more
+    }
   });
 
   it('does not leave the server behind when the parent process exits without stop()', async () => {
