@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +19,16 @@ let peakInFlight = 0;
 const hits: string[] = [];
 
 let OTHER = '';
+
+/** Chromium browser processes this test process started (its direct children). */
+function chromiumChildren(): number[] {
+  const out = execFileSync('ps', ['--ppid', String(process.pid), '-o', 'pid=,comm='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([pid, comm]) => pid && comm?.startsWith('chrom'))
+    .map(([pid]) => Number(pid));
+}
 
 beforeAll(async () => {
   // Another origin (another port): the renderer must never request it.
@@ -72,6 +83,22 @@ describe('ChromiumRenderer', () => {
       await Promise.all([renderer.render(`${base}/slow`), renderer.render(`${base}/slow`), renderer.render(`${base}/slow`)]);
       expect(peakInFlight).toBe(1);
       expect(renderer.stats().peakPages).toBe(1);
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('relaunches a browser that was killed: the next render works', async () => {
+    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1 });
+    try {
+      const before = chromiumChildren();
+      expect(await renderer.render(`${base}/job`)).toContain(TEXT);
+      const launched = chromiumChildren().filter((pid) => !before.includes(pid));
+      expect(launched).toHaveLength(1);
+      // The browser process dies under the worker (OOM killer, a crash).
+      process.kill(launched[0], 'SIGKILL');
+      for (let i = 0; i < 100 && chromiumChildren().includes(launched[0]); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await renderer.render(`${base}/job`)).toContain(TEXT);
     } finally {
       await renderer.close();
     }

@@ -23,7 +23,9 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-ne
  * (launched on first use; each is 300–600 MB, the spec's first-class risk), at most `maxPages`
  * pages at once, each in a fresh incognito context that is closed after use. A page may only load
  * resources from its own origin, so rendering cannot reach hosts the host policy did not admit.
- * Cancellation closes the page's context, which aborts its navigation.
+ * Cancellation closes the page's context, which aborts its navigation. A browser that crashed or
+ * lost its connection is relaunched on the next render instead of failing every render until the
+ * worker restarts.
  */
 export class ChromiumRenderer implements PageRenderer {
   private browser: Promise<Browser> | null = null;
@@ -70,16 +72,37 @@ export class ChromiumRenderer implements PageRenderer {
     if (browser) await (await browser).close().catch(() => undefined);
   }
 
-  private launch(): Promise<Browser> {
-    if (!this.browser) {
-      this.browser = chromium.launch({ executablePath: this.options.executablePath, args: CHROMIUM_ARGS, headless: true }).catch((err: unknown) => {
-        this.browser = null;
+  private async launch(): Promise<Browser> {
+    const current = this.browser;
+    if (current) {
+      // A failed launch already cleared the field; a crashed (killed, OOM) or disconnected one is
+      // replaced here — only by the first render to notice, the others share its relaunch.
+      const browser = await current.catch(() => null);
+      if (browser?.isConnected()) return browser;
+      if (this.browser === current) this.browser = null;
+      if (this.browser) return this.browser;
+      void browser?.close().catch(() => undefined);
+    }
+    this.browser ??= this.start();
+    return this.browser;
+  }
+
+  private start(): Promise<Browser> {
+    const launching: Promise<Browser> = chromium
+      .launch({ executablePath: this.options.executablePath, args: CHROMIUM_ARGS, headless: true })
+      .then((browser) => {
+        browser.on('disconnected', () => {
+          if (this.browser === launching) this.browser = null;
+        });
+        return browser;
+      })
+      .catch((err: unknown) => {
+        if (this.browser === launching) this.browser = null;
         throw new Error(
           `could not start Chromium at ${this.options.executablePath} (browser_executable_path): ${err instanceof Error ? err.message : String(err)}. ` +
             'Install it with `apt-get install chromium` (the Debian package; browsers are never downloaded).',
         );
       });
-    }
-    return this.browser;
+    return launching;
   }
 }
