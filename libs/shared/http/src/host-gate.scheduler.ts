@@ -60,6 +60,15 @@ export class HostGate {
     });
   }
 
+  /**
+   * Whether this gate can be dropped and later replaced by a fresh one without changing any outcome:
+   * nothing in flight or queued, the cooldown over, and the last start at least the spacing (and
+   * `idleMs`) ago — a fresh gate, whose first start is immediate, admits exactly what this one would.
+   */
+  isForgettable(now: number, idleMs: number): boolean {
+    return this.inFlight === 0 && this.queue.length === 0 && this.cooldownUntil <= now && now >= this.lastStartAt + Math.max(this.limits.minSpacingMs, idleMs);
+  }
+
   /** Extends (never shortens) the host's cooldown; waiters already queued respect it too. */
   coolDownUntil(until: number): void {
     if (until <= this.cooldownUntil) return;

@@ -44,6 +44,10 @@ export interface HostPolicyOptions {
   robotsTtlMs?: number;
   /** How long an unreachable robots.txt (5xx, network) blocks the host before a refetch (default 2 min). */
   robotsUnreachableTtlMs?: number;
+  /** A host idle this long (nothing queued or in flight, no cooldown) has its gate forgotten (default 10 min). */
+  hostIdleEvictMs?: number;
+  /** robots.txt verdicts kept at most; beyond it the oldest are dropped and simply fetched again (default 1000). */
+  maxRobotsEntries?: number;
   maxRedirects?: number;
   clock?: Clock;
   /** Jitter source in [0, 1). */
@@ -69,6 +73,8 @@ const DEFAULTS: ResolvedOptions = {
   respectRobots: true,
   robotsTtlMs: 24 * 60 * 60_000,
   robotsUnreachableTtlMs: 2 * 60_000,
+  hostIdleEvictMs: 10 * 60_000,
+  maxRobotsEntries: 1000,
   maxRedirects: 5,
   clock: systemClock,
   random: Math.random,
@@ -100,6 +106,7 @@ export class HostPolicyHttpClient implements HttpClient {
   private readonly gates = new Map<string, HostGate>();
   private readonly robotsCache = new Map<string, { state: RobotsState; expiresAt: number }>();
   private readonly robotsPending = new Map<string, PendingRobots>();
+  private lastSweepAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: HostPolicyOptions = {}) {
     const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
@@ -231,6 +238,7 @@ export class HostPolicyHttpClient implements HttpClient {
    */
   private async robotsFor(url: URL, signal?: AbortSignal): Promise<RobotsState> {
     const origin = url.origin;
+    this.sweep();
     const cached = this.robotsCache.get(origin);
     if (cached && cached.expiresAt > this.options.clock.now()) return cached.state;
 
@@ -240,7 +248,10 @@ export class HostPolicyHttpClient implements HttpClient {
       const entry: PendingRobots = { controller, waiters: 0, promise: Promise.resolve({ kind: 'allow-all' }) };
       entry.promise = this.fetchRobots(url, controller.signal)
         .then(({ state, ttlMs }) => {
+          // Re-inserted so the Map's order is freshness order: the size bound drops the oldest first.
+          this.robotsCache.delete(origin);
           this.robotsCache.set(origin, { state, expiresAt: this.options.clock.now() + ttlMs });
+          while (this.robotsCache.size > this.options.maxRobotsEntries) this.robotsCache.delete(this.robotsCache.keys().next().value as string);
           return state;
         })
         .finally(() => {
@@ -302,7 +313,22 @@ export class HostPolicyHttpClient implements HttpClient {
     }
   }
 
+  /**
+   * A long-lived worker meets hosts once (a posting's own careers site) and never again: without
+   * eviction both maps grow for the process's lifetime. At most once a minute, gates that can be
+   * forgotten without loosening spacing or cooldowns (see HostGate.isForgettable) and expired robots
+   * verdicts are dropped. Active hosts keep their gates, so their guarantees are untouched.
+   */
+  private sweep(): void {
+    const now = this.options.clock.now();
+    if (now - this.lastSweepAt < Math.min(60_000, this.options.hostIdleEvictMs)) return;
+    this.lastSweepAt = now;
+    for (const [key, gate] of this.gates) if (gate.isForgettable(now, this.options.hostIdleEvictMs)) this.gates.delete(key);
+    for (const [origin, entry] of this.robotsCache) if (entry.expiresAt <= now) this.robotsCache.delete(origin);
+  }
+
   private gateFor(url: URL): HostGate {
+    this.sweep();
     const key = hostKey(url);
     let gate = this.gates.get(key);
     if (!gate) {
@@ -380,9 +406,9 @@ function parseHttpUrl(raw: string, base?: URL): URL {
 function validateOptions(options: ResolvedOptions): void {
   const nonNegative: (keyof ResolvedOptions)[] = [
     'minSpacingMs', 'backoffBaseMs', 'backoffMaxMs', 'defaultCooldownMs', 'maxCooldownMs', 'robotsTtlMs',
-    'robotsUnreachableTtlMs', 'maxRedirects',
+    'robotsUnreachableTtlMs', 'maxRedirects', 'hostIdleEvictMs',
   ];
-  const positive: (keyof ResolvedOptions)[] = ['maxInFlightPerHost', 'requestTimeoutMs', 'maxResponseBytes', 'maxAttempts'];
+  const positive: (keyof ResolvedOptions)[] = ['maxInFlightPerHost', 'requestTimeoutMs', 'maxResponseBytes', 'maxAttempts', 'maxRobotsEntries'];
   for (const key of nonNegative) {
     const value = options[key];
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new RangeError(`${key} must be a finite number >= 0, got ${String(value)}`);
