@@ -144,4 +144,29 @@ describe('Runs tell the truth', () => {
       await sim.close();
     }
   }, 180_000);
+
+  it('progress.detail moves per job under the family + terminal spine, and no count ever goes back', async () => {
+    // Slow detail pages: the one family is listed long before its jobs are enriched and scored.
+    const s = await setupPreparationWorld(suite, { jobsPerBoard: 16, families: [{ kind: 'greenhouse', token: 'acme' }], knobs: { latencyMs: 120 } });
+    try {
+      await s.jw.worker.runUntil(async () => {
+        const api = runsApi(s.uow, s.taskQueue);
+        const { runId } = await api.startRun({ stages: ['discover'], scope: 'run' });
+        const { final, seen } = await watch(api, runId, (v) => !['pending', 'running'].includes(v.state));
+        expect(final.state).toBe('completed');
+        const details = seen.map((v) => v.progress.detail).filter((d) => d !== null);
+        for (let i = 1; i < details.length; i++) {
+          for (const key of ['jobsCommitted', 'jobsEnriched', 'jobsScored'] as const) expect(details[i]?.[key]).toBeGreaterThanOrEqual(details[i - 1]?.[key] ?? 0);
+        }
+        for (let i = 1; i < seen.length; i++) expect(seen[i].progress.completed).toBeGreaterThanOrEqual(seen[i - 1].progress.completed);
+        // While the spine stood still, the detail showed the run moving.
+        const beforeSpineEnd = seen.filter((v) => v.progress.completed < v.progress.total && v.progress.detail);
+        expect(new Set(beforeSpineEnd.map((v) => JSON.stringify(v.progress.detail))).size).toBeGreaterThan(1);
+        const jobs = await allJobs(s.jobs);
+        expect(final.progress).toMatchObject({ completed: final.progress.total, detail: { jobsCommitted: jobs.length, jobsEnriched: jobs.length } });
+      });
+    } finally {
+      await s.cleanup();
+    }
+  }, 120_000);
 });

@@ -26,6 +26,8 @@ export interface PreparationWorldOptions {
   slots?: number;
   workflowBundle?: WorkerOptions['workflowBundle'];
   families?: ReadonlyArray<(typeof FAMILIES)[number]>;
+  /** Board simulator knobs (latency, faults). */
+  knobs?: object;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface PreparationWorldOptions {
  * real worker built by the worker app's own factory: the world the preparation integration suites run in.
  */
 export async function setupPreparationWorld(suite: SuiteTemporal, opts: PreparationWorldOptions) {
-  const world = await setupBoardWorld(opts.jobsPerBoard, { families: opts.families ?? [{ kind: 'greenhouse', token: 'acme' }, { kind: 'lever', token: 'globex' }] });
+  const world = await setupBoardWorld(opts.jobsPerBoard, { families: opts.families ?? [{ kind: 'greenhouse', token: 'acme' }, { kind: 'lever', token: 'globex' }], knobs: opts.knobs });
   const live: LivePreparationSettings = { dailySpendCeilingUsd: 5, tailorScoreThreshold: 50, recoveryIdleMs: 3600_000, ...opts.live };
   await new ProfileRepository(world.uow).put(sampleProfile());
   const jw = await createJobctrlWorker({

@@ -14,7 +14,7 @@ import {
 } from '@jobctrl/pipeline/contracts';
 import { SettingsService } from '@jobctrl/shared/config';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { DiscoveryRunRepository, LifecycleProjector, PipelineRunRepository } from '@jobctrl/shared/jobs';
+import { DiscoveryRunRepository, LifecycleProjector, PipelineRunRepository, type DiscoveryProgressDetail } from '@jobctrl/shared/jobs';
 import { TemporalClientService } from '@jobctrl/shared/temporal';
 import type { StartPipelineRunDto } from './pipeline-run.dto';
 
@@ -27,8 +27,12 @@ export interface PipelineRunView {
   state: PipelineRunState;
   /** Why a running run is paused (spend_ceiling_reached), else null. */
   blockedReason: string | null;
-  /** Discover runs: families + terminal; preparation-only runs: the batch's finished jobs of those selected. */
-  progress: { completed: number; total: number };
+  /**
+   * Discover runs: the family + terminal spine, with `detail` (jobs committed, enriched, scored; stream
+   * units) that moves per job; preparation-only runs: the batch's finished jobs of those selected
+   * (detail null). Every number only moves forward.
+   */
+  progress: { completed: number; total: number; detail: DiscoveryProgressDetail | null };
   /** The preparation batch (null for discover-only runs and until the batch selected its jobs). */
   preparation: { selected: number; completed: number; failed: number } | null;
   familiesFailed: string[];
@@ -121,7 +125,9 @@ export class PipelineRunService {
       stages: run.stages,
       state: (blocked ?? status) as PipelineRunState,
       blockedReason: blocked,
-      progress: discovery?.progress ?? (run.preparation ? { completed: run.preparation.completed + run.preparation.failed, total: run.preparation.selected } : { completed: 0, total: 0 }),
+      progress: discovery
+        ? { ...discovery.progress, detail: await this.runs.progressDetail(runId) }
+        : { ...(run.preparation ? { completed: run.preparation.completed + run.preparation.failed, total: run.preparation.selected } : { completed: 0, total: 0 }), detail: null },
       preparation: run.preparation,
       familiesFailed: discovery?.familiesFailed.map((f) => f.family) ?? [],
       familiesCompleted: discovery?.familiesCompleted ?? [],

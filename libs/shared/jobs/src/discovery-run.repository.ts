@@ -2,6 +2,21 @@ import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 
 export type DiscoveryRunState = 'running' | 'completed' | 'failed' | 'cancelled';
 
+/**
+ * What a discovery run has done so far, under its family + terminal spine: the spine moves once per
+ * family, these move per job. Each count is the highest ever reported, so it never decreases.
+ */
+export interface DiscoveryProgressDetail {
+  /** Postings the run's families committed (new or seen again). */
+  jobsCommitted: number;
+  /** Of those, jobs whose detail capture is settled (enriched, source-only, robots-blocked or failed for good). */
+  jobsEnriched: number;
+  /** Of those, jobs with a score. */
+  jobsScored: number;
+  /** JobStreaming search units finished (present when the run has any). */
+  unitsCompleted?: number;
+}
+
 export interface DiscoveryRunRecord {
   runId: string;
   state: DiscoveryRunState;
@@ -59,6 +74,38 @@ export class DiscoveryRunRepository {
          WHERE run_id = ? AND state = 'running'`,
         [state, now, now, state, runId],
       ),
+    );
+  }
+
+  /**
+   * The run's progress detail now, merged into the highest counts shown before (in one writer
+   * transaction, so two readers cannot record a lower count after a higher one).
+   */
+  async progressDetail(runId: string): Promise<DiscoveryProgressDetail | null> {
+    return this.uow.run(({ transaction }) =>
+      transaction(async (m) => {
+        const rows: Array<{ progress_detail: string | null }> = await m.query(`SELECT progress_detail FROM discovery_runs WHERE run_id = ?`, [runId]);
+        if (rows.length === 0) return null;
+        const [counts]: Array<{ committed: number; enriched: number | null; scored: number | null }> = await m.query(
+          `SELECT COUNT(*) AS committed,
+                  SUM(CASE WHEN j.enrichment_status IN ('enriched', 'source_only', 'robots_blocked', 'failed') THEN 1 ELSE 0 END) AS enriched,
+                  SUM(CASE WHEN j.score IS NOT NULL THEN 1 ELSE 0 END) AS scored
+             FROM discovery_run_jobs r JOIN jobs j ON j.job_key = r.job_key WHERE r.run_id = ?`,
+          [runId],
+        );
+        const [units]: Array<{ n: number }> = await m.query(`SELECT COUNT(*) AS n FROM stream_units WHERE run_id = ?`, [runId]);
+        const before = rows[0].progress_detail ? (JSON.parse(rows[0].progress_detail) as DiscoveryProgressDetail) : null;
+        const detail: DiscoveryProgressDetail = {
+          jobsCommitted: Math.max(counts.committed, before?.jobsCommitted ?? 0),
+          jobsEnriched: Math.max(counts.enriched ?? 0, before?.jobsEnriched ?? 0),
+          jobsScored: Math.max(counts.scored ?? 0, before?.jobsScored ?? 0),
+        };
+        const unitsCompleted = Math.max(units.n, before?.unitsCompleted ?? 0);
+        if (unitsCompleted > 0) detail.unitsCompleted = unitsCompleted;
+        const serialized = JSON.stringify(detail);
+        if (serialized !== rows[0].progress_detail) await m.query(`UPDATE discovery_runs SET progress_detail = ? WHERE run_id = ?`, [serialized, runId]);
+        return detail;
+      }, 'immediate'),
     );
   }
 
