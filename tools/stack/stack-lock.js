@@ -6,7 +6,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { pidAlive } = require('./process-group');
+const { pidAlive } = require('../processes/process-group');
 
 const LOCK_FILE = 'jobctrl.pid';
 

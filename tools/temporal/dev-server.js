@@ -14,7 +14,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { ensureTemporalCli, probeVersion, versionOf } = require('./install');
-const { forget, guardGroup, reapWithMe, stopGroup } = require('../stack/process-group');
+const { forget, guardGroup, reapWithMe, stopGroup } = require('../processes/process-group');
 
 const HOST = '127.0.0.1';
 
@@ -63,7 +63,7 @@ function freePort() {
  */
 
 // Orphan protection: the server runs in its own process group (detached), so stop() can end the
-// whole group; tools/stack/process-group.js stops it when this process is told to stop or exits, and
+// whole group; tools/processes/process-group.js stops it when this process is told to stop or exits, and
 // its reaper does when this process dies without a chance to (SIGKILL, a jest worker killed).
 
 /**

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { spawnGroup, waitFor } from './testing';
+import { spawnGroup, waitFor } from '@jobctrl/tools/processes';
 
 const LOCK_JS = path.resolve(__dirname, '..', 'stack-lock.js');
 const { acquireStackLock } = require(LOCK_JS) as {

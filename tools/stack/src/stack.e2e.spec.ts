@@ -162,8 +162,11 @@ describe('npm start', () => {
     // cover, progress, jobs with their artifacts.
     const sim = await startBoardSimulator({ seed: 3, jobsPerBoard: 8, families: [{ kind: 'greenhouse', token: 'acme' }, { kind: 'lever', token: 'globex' }] });
     try {
-      for (const [kind, key, token] of [['greenhouse', 'board_token', 'acme'], ['lever', 'site', 'globex']]) {
-        const created = await api('/v1/sources', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind, name: token, config: { [key]: token, base_url: sim.url } }) });
+      // Lever's API names no company: the user names it (company_name), or letters would address "globex".
+      const globex = sim.manifest().boards.find((b) => b.key === 'lever:globex')?.company;
+      for (const [kind, key, token, company] of [['greenhouse', 'board_token', 'acme', undefined], ['lever', 'site', 'globex', globex]]) {
+        const config = { [key as string]: token, base_url: sim.url, ...(company ? { company_name: company } : {}) };
+        const created = await api('/v1/sources', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind, name: token, config }) });
         expect(created.status).toBe(201);
       }
       const startedRun = await api('/v1/pipeline/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stages: ['discover', 'score', 'tailor', 'cover'] }) });

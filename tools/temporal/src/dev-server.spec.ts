@@ -1,7 +1,7 @@
 // Runs against the real Temporal CLI (installed into <repo>/.tools on first run): these tests are the
 // proof that install.js, dev-server.js and the jest global setup work on this machine.
 import { execFile, execFileSync } from 'node:child_process';
-import { groupAlive, pidAlive as isAlive, spawnGroup, waitFor } from '@jobctrl/tools/stack/testing';
+import { groupAlive, pidAlive as isAlive, spawnGroup, waitFor } from '@jobctrl/tools/processes';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';

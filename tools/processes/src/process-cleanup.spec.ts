@@ -5,14 +5,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pidAlive, processTree, spawnGroup, waitFor } from './index';
 
-const root = path.resolve(__dirname, '..', '..', '..', '..');
-const stackDir = path.resolve(__dirname, '..', '..');
+const root = path.resolve(__dirname, '..', '..', '..');
+const projectDir = path.resolve(__dirname, '..');
 
 /** A jest of its own on fixtures/leaky.fixture.ts, itself a group this suite stops if it fails. */
 function runLeakySuite(mode: 'timeout' | 'deadline' | 'hang', pidsFile: string) {
   const config = {
-    rootDir: stackDir,
-    testMatch: ['<rootDir>/src/testing/fixtures/leaky.fixture.ts'],
+    rootDir: projectDir,
+    testMatch: ['<rootDir>/src/fixtures/leaky.fixture.ts'],
     transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }] },
     moduleFileExtensions: ['ts', 'js', 'json'],
     testEnvironment: 'node',

@@ -1,5 +1,5 @@
 // Stopping a process together with everything it started. Plain CommonJS so `npm start`, the dev
-// server module and the jest helpers (tools/stack/src/testing) share it without ts-node.
+// server module and the jest helpers (src/index.ts) share it without ts-node.
 //
 // Why groups AND a tree: a process spawned with `detached: true` leads its own process group, so
 // `kill(-pid)` reaches its children too. But some children open groups of their own (the parts

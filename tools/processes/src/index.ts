@@ -1,13 +1,14 @@
-// Test helpers for suites that start processes or wait on runs (`@jobctrl/tools/stack/testing`):
+// Test helpers for suites that start processes or wait on runs (`@jobctrl/tools/processes`):
 //
 // - spawnGroup(): a child in its own process group, stopped with everything it started (SIGTERM to the
 //   group, a grace, then SIGKILL to the group and its whole tree) whatever happens — in afterEach for
 //   processes a test started, in afterAll for those of beforeAll, and by the reaper (process-group.js)
 //   when the jest process dies first (Ctrl-C, killed worker). A failing or timed-out test leaves
 //   nothing running (no worker, API, dev server, Chromium).
-// - waitFor(): a deadline that follows progress instead of a fixed time (see tools/stack/wait-for.js).
+// - waitFor(): a deadline that follows progress instead of a fixed time (see ../wait-for.js).
 //
-// The implementation is plain CommonJS next to this folder because `npm start` uses it too.
+// The implementation is plain CommonJS next to this folder because `npm start` and the Temporal dev
+// server module use it too, before ts-node exists.
 import { ChildProcess, spawn, SpawnOptions } from 'node:child_process';
 
 type TreeEntry = { pid: number; pgid: number };
@@ -41,8 +42,8 @@ interface WaitForModule {
 }
 
 // require, not import: the implementation is untyped CommonJS (no allowJs); the interfaces above type it.
-const groups: ProcessGroupModule = require('../../process-group.js');
-const waiting: WaitForModule = require('../../wait-for.js');
+const groups: ProcessGroupModule = require('../process-group.js');
+const waiting: WaitForModule = require('../wait-for.js');
 
 /**
  * Polls `probe` until it returns `{ done }`; fails after `idleTimeoutMs` without a change of the
