@@ -1,6 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { JobRepository, PreparationRepository } from '@jobctrl/shared/jobs';
+import { openJobStore, seedEnrichedJob } from '@jobctrl/shared/jobs';
 import { LlmRuntime, SpendLedgerRepository, startLlmSimulator, type LlmSimulator, type PriceTable } from '@jobctrl/shared/llm';
 import { ProfileRepository, sampleProfile, samplePosting } from '@jobctrl/shared/profile';
 import { composeCoverLetterExtractive } from './extractive-letter.composer';
@@ -18,21 +18,10 @@ function fabricatedLetter(): string {
 
 async function world(opts: { sim?: LlmSimulator; reviewDatabasePath?: string; prices?: PriceTable } = {}) {
   const databasePath = dbs.file('cover');
-  await runMigrations({ databasePath });
-  const uow = new UnitOfWorkFactory({ databasePath, entities: [] });
-  const jobs = new JobRepository(uow);
-  const prep = new PreparationRepository(uow);
+  const { uow, jobs, prep } = await openJobStore(databasePath);
   const profiles = new ProfileRepository(uow);
   await profiles.put(sampleProfile());
-  const posting = samplePosting();
-  await jobs.recordObservations('r1', 'greenhouse', [
-    {
-      jobKey: 'j1', idempotencyKey: 'v1-j1', contentKey: 'c1', canonicalUrl: null, sourceId: 's1', sourceKind: 'greenhouse', externalId: '1',
-      title: posting.title, company: posting.company, location: null, remote: true, url: 'https://jobs.test/1', applyUrl: null,
-      descriptionHtml: null, descriptionText: posting.description, postedAt: null, salaryText: null, employmentType: null, tags: [],
-    },
-  ]);
-  await jobs.recordEnrichment('j1', { status: 'enriched', descriptionText: posting.description });
+  await seedEnrichedJob(jobs, { jobKey: 'j1', ...samplePosting() });
   await prep.recordScore('j1', { score: 90, detail: {}, profileRevision: 1, threshold: 60 });
   await prep.recordTailored('j1', { skills: [] });
   const reviewDatabase = opts.reviewDatabasePath ? new UnitOfWorkFactory({ databasePath: opts.reviewDatabasePath, entities: [] }) : uow;

@@ -7,3 +7,5 @@ export * from './run-projection.rules';
 export * from './preparation.repository';
 export * from './remaining-work.repository';
 export * from './employer-name.rules';
+// Test support: exported so the specs of every preparation stage seed jobs the same way.
+export { openJobStore, seedEnrichedJob } from './testing/job.fixture';

@@ -1,25 +1,14 @@
-import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { JobRepository } from './job.repository';
-import { PreparationRepository, type StageFence } from './preparation.repository';
+import { tempDbDir } from '@jobctrl/shared/db';
+import type { StageFence } from './preparation.repository';
+import { openJobStore, seedEnrichedJob } from './testing/job.fixture';
 
 const dbs = tempDbDir('prep-fence');
 afterAll(() => dbs.cleanup());
 
 /** A real SQLite file holding one enriched job, pending_score. */
 async function world() {
-  const databasePath = dbs.file('prep');
-  await runMigrations({ databasePath });
-  const uow = new UnitOfWorkFactory({ databasePath, entities: [] });
-  const jobs = new JobRepository(uow);
-  const prep = new PreparationRepository(uow);
-  await jobs.recordObservations('r1', 'greenhouse', [
-    {
-      jobKey: 'j1', idempotencyKey: 'v1-j1', contentKey: 'c1', canonicalUrl: null, sourceId: 's1', sourceKind: 'greenhouse', externalId: '1',
-      title: 'Engineer', company: 'Acme', location: null, remote: true, url: 'https://jobs.test/1', applyUrl: null,
-      descriptionHtml: null, descriptionText: 'Build things.', postedAt: null, salaryText: null, employmentType: null, tags: [],
-    },
-  ]);
-  await jobs.recordEnrichment('j1', { status: 'enriched', descriptionText: 'Build things.' });
+  const { jobs, prep } = await openJobStore(dbs.file('prep'));
+  await seedEnrichedJob(jobs, { jobKey: 'j1', title: 'Engineer', company: 'Acme', description: 'Build things.' });
   const fence = async (): Promise<StageFence> => (await prep.fenceOf('j1')) as StageFence;
   /** One attempt of each stage from the job's current state to prepared, each fenced like the activities. */
   const prepareFully = async (revision: number): Promise<void> => {

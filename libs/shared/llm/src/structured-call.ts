@@ -63,8 +63,9 @@ export function stripTrailingSlash(url: string): string {
 /**
  * The structured-output loop both providers share: one attempt, and when the answer does not decode
  * or fails `request.parse`, one repair attempt that shows the model its answer and the error. Each
- * answered attempt's usage is awaited into `onUsage` before the call returns or throws, so a crash
- * right after cannot lose spend that was already incurred. Subclasses only translate the wire format.
+ * attempt that reached the server is charged to `onUsage` (see chargeFailedAttempt for the ones with
+ * no usable answer) before the call returns or throws, so a crash right after cannot lose spend that
+ * was already incurred. Subclasses only translate the wire format.
  */
 export abstract class StructuredLlmClient<Turn> implements LlmClient {
   abstract readonly provider: ModelProviderName;

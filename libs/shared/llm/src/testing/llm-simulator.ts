@@ -22,13 +22,16 @@ export interface SimulatedLlmRequest {
  * - `{ malformedBody: true }`: 200 whose body is not JSON;
  * - `{ content }`: 200 with this model answer instead of `respond`'s. A string is sent as raw text
  *   (OpenAI content / an Anthropic text block, no tool call), anything else as the JSON answer;
- * - `{ hangMs }`: answer normally, but only after `hangMs` (on top of `latencyMs`).
+ * - `{ hangMs }`: answer normally, but only after `hangMs` (on top of `latencyMs`);
+ * - `{ holdUntil }`: answer normally once the promise settles, so a test decides when an in-flight
+ *   call comes back (e.g. after a newer attempt did its work).
  */
 export type LlmSimulatorStep =
   | { status: number; retryAfter?: string; message?: string }
   | { malformedBody: true }
   | { content: unknown }
-  | { hangMs: number };
+  | { hangMs: number }
+  | { holdUntil: Promise<unknown> };
 
 export interface LlmSimulatorOptions {
   /** Delay before every answer, or per request (e.g. one review kind slower than the other). Default 0. */
@@ -172,6 +175,10 @@ class LlmSimulatorServer implements LlmSimulator {
     const latency = this.options.latencyMs;
     if (!(await this.wait(typeof latency === 'function' ? latency(simulated) : (latency ?? 0), res))) return;
     if (step && 'hangMs' in step && !(await this.wait(step.hangMs, res))) return;
+    if (step && 'holdUntil' in step) {
+      await step.holdUntil.catch(() => undefined);
+      if (res.destroyed) return;
+    }
 
     if (step && 'status' in step) {
       const headers = step.retryAfter !== undefined ? { 'retry-after': step.retryAfter } : undefined;

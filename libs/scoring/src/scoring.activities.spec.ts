@@ -1,0 +1,44 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { tempDbDir } from '@jobctrl/shared/db';
+import { openJobStore, seedEnrichedJob, type StageFence } from '@jobctrl/shared/jobs';
+import { LlmRuntime, SpendLedgerRepository, startLlmSimulator } from '@jobctrl/shared/llm';
+import { ProfileRepository, sampleProfile, samplePosting } from '@jobctrl/shared/profile';
+import { createScoringActivities } from './scoring.activities';
+
+const dbs = tempDbDir('scoring');
+afterAll(() => dbs.cleanup());
+
+describe('scoreJob', () => {
+  it('an attempt that finishes after its retry took the job to prepared changes nothing and reports the job as it is', async () => {
+    // Answers in the order they are sent back: the retry's first (85), the held-back attempt's last (10).
+    let answered = 0;
+    const sim = await startLlmSimulator({ respond: () => ({ score: answered++ === 0 ? 85 : 10, rationale: 'Fit.', matched: [], missing: [] }) });
+    try {
+      const { uow, jobs, prep } = await openJobStore(dbs.file('scoring'));
+      const profiles = new ProfileRepository(uow);
+      await profiles.put(sampleProfile());
+      await seedEnrichedJob(jobs, { jobKey: 'j1', ...samplePosting() });
+      const llm = new LlmRuntime({ provider: 'openai', model: 'sim', baseUrl: sim.url, prices: {}, timeoutMs: 60_000, ledger: new SpendLedgerRepository(uow), ceilingUsd: () => 100 });
+      const activities = createScoringActivities({ jobs, prep, profile: () => profiles.get(), llm, threshold: () => 60 });
+
+      // Attempt 1's model answer is held back (it "timed out" as far as Temporal is concerned).
+      let release!: () => void;
+      sim.enqueue({ holdUntil: new Promise<void>((resolve) => (release = resolve)) });
+      const late = new MockActivityEnvironment().run(activities.scoreJob, { jobKey: 'j1' });
+      while (sim.requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+
+      // The retry scores, and the job goes on through tailoring and an accepted letter.
+      expect(await new MockActivityEnvironment().run(activities.scoreJob, { jobKey: 'j1' })).toEqual({ score: 85, stage: 'pending_tailor', rescored: true });
+      const fence = async () => (await prep.fenceOf('j1')) as StageFence;
+      await prep.recordTailored('j1', { resume: 'tailored' }, await fence());
+      await prep.recordCoverDraft('j1', { text: 'letter' }, await fence());
+      expect(await prep.recordCoverDecision('j1', { accepted: true }, false, await fence())).toBe('prepared');
+
+      release();
+      expect(await late).toEqual({ score: 85, stage: 'prepared', rescored: false });
+      expect(await jobs.get('j1')).toMatchObject({ stage: 'prepared', score: 85, tailoredResume: { resume: 'tailored' }, coverLetter: { text: 'letter' } });
+    } finally {
+      await sim.close();
+    }
+  });
+});
