@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { DiscoveryActivities, DiscoveryPlan, FamilyOutcome, FamilyPlan } from '@jobctrl/pipeline/contracts';
 import type { HttpClient } from '@jobctrl/shared/http';
+import { cancelledFailureOf } from '@jobctrl/shared/temporal';
 import type { DiscoveryRunRepository, JobRepository, ObservedPosting } from '@jobctrl/shared/jobs';
 import { JobStreamingAdapter } from './adapters/jobstreaming.adapter';
 import type { DiscoveredPosting } from './adapters/source-adapter.model';
@@ -68,7 +69,9 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
         try {
           jobs += await crawlSource(deps, runId, family, source, signal, (n) => ctx.heartbeat({ sourceId, jobs: n }));
         } catch (err) {
-          if (signal.aborted) throw err;
+          // A cancel (run cancelled, or the attempt given up) that interrupted a fetch or a host
+          // cooldown is a cancellation, not a family failure.
+          if (signal.aborted) throw cancelledFailureOf(err, `family ${family.family} cancelled`);
           errors.push({ source: source.name, error: err });
         }
       }

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { CancelledFailure } from '@temporalio/common';
 import type { DiscoveryEnrichmentInput, DiscoveryEnrichmentResult, EnrichmentActivities } from '@jobctrl/pipeline/contracts';
+import { cancelledFailureOf } from '@jobctrl/shared/temporal';
 import { mapBounded } from './bounded-lanes.util';
 import { captureDetail, type DetailCaptureDeps } from './detail-capture';
 
@@ -60,7 +60,7 @@ export function createEnrichmentActivities(deps: EnrichmentActivityDeps): Enrich
       } catch (err) {
         // Whatever was interrupted (a fetch, a page render, a sleep), a requested cancel is reported
         // as the typed cancellation, so the workflow sees a clean stop rather than a failure.
-        if (signal.aborted) throw err instanceof CancelledFailure ? err : new CancelledFailure('enrichment consumer cancelled', [], err instanceof Error ? err : undefined);
+        if (signal.aborted) throw cancelledFailureOf(err, 'enrichment consumer cancelled');
         throw err;
       }
       await handoffChain;

@@ -32,5 +32,13 @@ export function createProbeActivities(uow: UnitOfWorkFactory, attempts: Map<stri
       }
       return beats;
     },
+    async waitWithoutProgress(ms) {
+      // Reports one checkpoint, then waits far past its heartbeat timeout without another beat (like
+      // a family in a host cooldown); a cancel ends the wait at once.
+      const ctx = Context.current();
+      ctx.heartbeat('checkpoint');
+      await ctx.sleep(ms);
+      return ctx.info.attempt;
+    },
   };
 }

@@ -7,6 +7,8 @@ export interface ProbeActivities {
   leaveTransactionOpen(marker: string): Promise<string>;
   commitRow(marker: string): Promise<string>;
   holdWithHeartbeats(ms: number): Promise<number>;
+  /** Returns the attempt that finished. */
+  waitWithoutProgress(ms: number): Promise<number>;
 }
 
 const remote = proxyActivities<ProbeActivities>({
@@ -47,4 +49,8 @@ export async function localMisuseWorkflow(): Promise<ReturnType<typeof failureOf
 
 export async function heartbeatProbeWorkflow(ms: number): Promise<number> {
   return remote.holdWithHeartbeats(ms);
+}
+
+export async function quietWaitProbeWorkflow(ms: number): Promise<number> {
+  return remote.waitWithoutProgress(ms);
 }

@@ -10,14 +10,20 @@ export interface ActivityInterceptorOptions {
   gauge: ActivityGauge;
   /** Activity names allowed on the local control lane (the spec's explicit allowlist). */
   localControlAllowlist: readonly string[];
+  /** Upper bound of the liveness heartbeat period (default 10 s; a third of the heartbeat timeout when shorter). */
+  livenessHeartbeatMaxIntervalMs?: number;
 }
+
+const LIVENESS_HEARTBEAT_MAX_INTERVAL_MS = 10_000;
 
 /**
  * One inbound interceptor for every activity on the worker:
  * - counts active remote and local activities (exact, argument-blind);
  * - keeps the local control lane to its allowlist, so model work cannot bypass the remote slot limit;
  * - turns an unfinished SQLite transaction into the non-retryable `activity_transaction_unfinished`
- *   failure instead of letting the activity claim its result was saved.
+ *   failure instead of letting the activity claim its result was saved;
+ * - heartbeats on a timer while a remote activity with a heartbeat timeout runs (see
+ *   `startLivenessHeartbeats`), so the heartbeat timeout detects a dead worker, not a slow board.
  */
 export function createActivityInterceptors(opts: ActivityInterceptorOptions): ActivityInterceptorsFactory {
   return (ctx: Context): ActivityInterceptors => ({
@@ -40,16 +46,51 @@ export function createActivityInterceptors(opts: ActivityInterceptorOptions): Ac
           workflowType: ctx.info.workflowType,
           attempt: ctx.info.attempt,
         });
+        const stopHeartbeats = startLivenessHeartbeats(ctx, opts.livenessHeartbeatMaxIntervalMs ?? LIVENESS_HEARTBEAT_MAX_INTERVAL_MS);
         try {
           return await next(input);
         } catch (err) {
           throw toActivityFailure(err);
         } finally {
+          stopHeartbeats();
           exit();
         }
       },
     },
   });
+}
+
+/**
+ * Liveness heartbeats, independent of progress. Activities used to heartbeat only when they made
+ * progress, so a host cooldown, a Retry-After or a slow model call longer than the heartbeat timeout
+ * timed a healthy attempt out and started a second one beside it. While the activity runs, this
+ * beats every min(heartbeat timeout / 3, maxIntervalMs) — the heartbeat timeout then measures only
+ * whether the worker holding the attempt is alive, and the heartbeat responses keep delivering
+ * cancellation to `Context.cancellationSignal` even while the activity waits.
+ *
+ * Each beat re-sends the last details the activity reported itself (at first those of the previous
+ * attempt), because the server keeps only the latest details: a bare timer beat would erase the
+ * checkpoint a retry resumes from. Beats stop once the attempt is cancelled; what ends it from
+ * there is its own completion or its start-to-close timeout.
+ */
+function startLivenessHeartbeats(ctx: Context, maxIntervalMs: number): () => void {
+  const timeoutMs = ctx.info.heartbeatTimeoutMs;
+  if (ctx.info.isLocal || !timeoutMs) return () => undefined;
+  const send = ctx.heartbeat;
+  let details: unknown = ctx.info.heartbeatDetails;
+  // Context.heartbeat is readonly in the SDK's types; replacing it on this attempt's own context is
+  // the only way to learn the details the activity reports.
+  Object.defineProperty(ctx, 'heartbeat', {
+    configurable: true,
+    value: (next?: unknown) => {
+      details = next;
+      send(next);
+    },
+  });
+  const timer = setInterval(() => {
+    if (!ctx.cancellationSignal.aborted) send(details);
+  }, Math.max(1, Math.min(timeoutMs / 3, maxIntervalMs)));
+  return () => clearInterval(timer);
 }
 
 function toActivityFailure(err: unknown): unknown {

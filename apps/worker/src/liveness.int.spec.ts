@@ -1,0 +1,138 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { temporal } from '@temporalio/proto';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import type { DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
+import { discoverWorkflowId } from '@jobctrl/pipeline/contracts';
+import { workerCapacity } from '@jobctrl/shared/temporal';
+import { createJobctrlWorker } from './create-worker';
+import { setupBoardWorld } from './test-support/board-world.fixture';
+import { createProbeActivities } from './test-support/probe.activities';
+import { useSuiteTemporal } from './test-support/temporal.harness';
+
+Runtime.install({ logger: new DefaultLogger('ERROR') });
+
+// The probe workflows and the real ones, bundled once for the suite.
+const suite = useSuiteTemporal(path.join(__dirname, 'test-support', 'test.workflows.ts'));
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+async function historyOf(workflowId: string): Promise<HistoryEvent[]> {
+  return (await suite.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+}
+
+function eventMs(e: HistoryEvent): number {
+  return Number(String(e.eventTime?.seconds ?? 0)) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
+}
+
+/**
+ * Per activity type: its scheduled event and the started event of the attempt that closed it. The
+ * server writes a retried activity's started event once, for its last attempt, so `attempt` there
+ * counts every attempt that ran.
+ */
+function activityRuns(events: HistoryEvent[], activityType: string) {
+  return events
+    .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType)
+    .map((scheduled) => {
+      const started = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId));
+      const closed = events.find((e) => {
+        const a = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes ?? e.activityTaskCanceledEventAttributes;
+        return String(a?.scheduledEventId) === String(scheduled.eventId);
+      });
+      return {
+        heartbeatTimeoutS: Number(String(scheduled.activityTaskScheduledEventAttributes?.heartbeatTimeout?.seconds ?? 0)),
+        scheduledAt: eventMs(scheduled),
+        attempt: started?.activityTaskStartedEventAttributes?.attempt ?? 0,
+        identity: started?.activityTaskStartedEventAttributes?.identity ?? null,
+        startedAt: started ? eventMs(started) : NaN,
+        closedAt: closed ? eventMs(closed) : NaN,
+        completed: Boolean(closed?.activityTaskCompletedEventAttributes),
+      };
+    });
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number, log?: () => string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${log ? `\n${log()}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Activity liveness: heartbeats that do not depend on progress', () => {
+  it('an activity quiet for 3× its heartbeat timeout finishes in its first attempt, and the details it reported survive the timer beats', async () => {
+    const world = await setupBoardWorld(1, { families: [{ kind: 'greenhouse', token: 'acme' }] });
+    const jw = await createJobctrlWorker({
+      connection: suite.connection,
+      namespace: 'default',
+      taskQueue: world.taskQueue,
+      capacity: workerCapacity(2),
+      uow: world.uow,
+      workflowBundle: suite.bundle,
+      extraActivities: () => ({ ...createProbeActivities(world.uow, new Map()) }),
+    });
+    try {
+      await jw.worker.runUntil(async () => {
+        // The probe proxy has a 2 s heartbeat timeout and 3 attempts.
+        const handle = await suite.client.workflow.start('quietWaitProbeWorkflow', { taskQueue: world.taskQueue, workflowId: `quiet-${randomUUID()}`, args: [6_000] });
+        const pending = await until('the probe to wait past its heartbeat timeout', async () => {
+          const { raw } = await handle.describe();
+          const [activity] = raw.pendingActivities ?? [];
+          const sinceStart = activity?.lastStartedTime ? Date.now() - Number(String(activity.lastStartedTime.seconds)) * 1000 : 0;
+          return sinceStart > 4_000 && activity;
+        }, 30_000);
+        // What a retry would resume from: the activity's own checkpoint, not a timer beat's nothing.
+        const details = pending.heartbeatDetails?.payloads?.[0]?.data;
+        expect(details?.length ? JSON.parse(Buffer.from(details).toString('utf8')) : undefined).toBe('checkpoint');
+        expect(pending.attempt).toBe(1);
+        expect(await handle.result()).toBe(1);
+        const [run] = activityRuns(await historyOf(handle.workflowId), 'waitWithoutProgress');
+        expect(run).toMatchObject({ attempt: 1, completed: true, heartbeatTimeoutS: 2 });
+      });
+    } finally {
+      await jw.close();
+      await world.sim.stop();
+      fs.rmSync(world.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a board answering Retry-After: 45 is waited out inside the family\'s first attempt (30 s heartbeat timeout): no time-out, no second attempt', async () => {
+    const world = await setupBoardWorld(3, {
+      families: [{ kind: 'lever', token: 'globex' }],
+      knobs: { boards: { 'lever:globex': { rateLimit429: { nextN: 1, retryAfterSec: 45 } } } },
+    });
+    const jw = await createJobctrlWorker({
+      connection: suite.connection,
+      namespace: 'default',
+      taskQueue: world.taskQueue,
+      capacity: workerCapacity(4),
+      uow: world.uow,
+      workflowBundle: suite.bundle,
+      pipeline: { internalConcurrency: 2, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 2 }, enrichmentPollMs: 100 },
+    });
+    try {
+      const runId = randomUUID();
+      const result: DiscoverWorkflowResult = await jw.worker.runUntil(
+        suite.client.workflow.execute('discoverWorkflow', { taskQueue: world.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }),
+      );
+      expect(result).toMatchObject({ state: 'completed', familiesCompleted: ['lever'], familiesFailed: [] });
+      const jobs = (await world.jobs.list({ limit: 100, offset: 0 })).total;
+      expect(jobs).toBe(world.sim.manifest().jobs.filter((j) => j.repostOf === null).length);
+
+      const events = await historyOf(discoverWorkflowId(runId));
+      const [family] = activityRuns(events, 'discoverySourceFamily');
+      expect(family).toMatchObject({ attempt: 1, completed: true, heartbeatTimeoutS: 30 });
+      // The 45 s cooldown was spent inside that one attempt (a lower bound, not a race).
+      expect(family.closedAt - family.startedAt).toBeGreaterThanOrEqual(44_000);
+      // The enrichment consumers waited behind the same host cooldown and were not timed out either.
+      for (const enrichment of activityRuns(events, 'discoveryEnrichment')) expect(enrichment.attempt).toBe(1);
+    } finally {
+      await jw.close();
+      await world.sim.stop();
+      fs.rmSync(world.dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
