@@ -1,7 +1,7 @@
 import { PIPELINE_INTERNAL_CONCURRENCY_MAX } from '@jobctrl/shared/config';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { HostPolicyHttpClient } from '@jobctrl/shared/http';
-import { DiscoveryRunRepository, JobRepository, LifecycleProjector, PipelineRunRepository, PreparationRepository } from '@jobctrl/shared/jobs';
+import { DiscoveryRunRepository, JobRepository, LifecycleProjector, PipelineRunRepository, PreparationBatchRepository, PreparationRepository } from '@jobctrl/shared/jobs';
 import { LlmRuntime, SpendLedgerRepository, type LlmRuntimeOptions } from '@jobctrl/shared/llm';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import type { ActivityGauge, CpuTaskPool, WorkerExecutors } from '@jobctrl/shared/temporal';
@@ -82,6 +82,7 @@ export function buildActivities(deps: ActivityDeps) {
     ...createPreparationActivities({
       prep,
       runs: new PipelineRunRepository(deps.uow),
+      batches: new PreparationBatchRepository(deps.uow),
       ledger,
       settings: () => {
         const live = prepSettings.live();

@@ -28,6 +28,21 @@ async function executions(workflowId: string): Promise<string[]> {
   return statuses;
 }
 
+/** For every execution of the chain that continued as new: how many queued targets its input carried on. */
+async function continuedBatchQueues(workflowId: string): Promise<number[]> {
+  const sizes: number[] = [];
+  for await (const wf of suite.client.workflow.list({ query: `WorkflowId = '${workflowId}' AND ExecutionStatus = 'ContinuedAsNew'` })) {
+    const history = await suite.client.workflow.getHandle(workflowId, wf.runId).fetchHistory();
+    for (const e of history.events ?? []) {
+      const payload = e.workflowExecutionContinuedAsNewEventAttributes?.input?.payloads?.[0];
+      if (!payload?.data) continue;
+      const input = JSON.parse(Buffer.from(payload.data).toString('utf8')) as { resume?: { batch: { queue: unknown[] } } };
+      sizes.push(input.resume?.batch.queue.length ?? 0);
+    }
+  }
+  return sizes;
+}
+
 /** Polls the run through the API's service until `done`, keeping every state it showed on the way. */
 async function watch(api: PipelineRunService, runId: string, done: (v: PipelineRunView) => boolean, idleMs = 60_000): Promise<{ final: PipelineRunView; seen: PipelineRunView[] }> {
   const seen: PipelineRunView[] = [];
@@ -52,7 +67,7 @@ describe('Runs tell the truth', () => {
       await s.jw.worker.runUntil(async () => {
         const api = runsApi(s.uow, s.taskQueue);
         // A tiny history limit with one job at a time: the batch continues as new again and again.
-        const { runId } = await startPipeline(suite, s.uow, s.taskQueue, ['discover', 'score', 'tailor', 'cover'], { batchHistoryLimit: 15, internalConcurrency: 1 });
+        const { runId } = await startPipeline(suite, s.uow, s.taskQueue, ['discover', 'score', 'tailor', 'cover'], { batchHistoryLimit: 15, internalConcurrency: 1, batchPageSize: 1 });
         const { final, seen } = await watch(api, runId, (v) => !['pending', 'running'].includes(v.state));
         expect(final.state).toBe('completed');
         expect(final.finishedAt).not.toBeNull();
@@ -64,6 +79,11 @@ describe('Runs tell the truth', () => {
         expect(final.preparation?.completed).toBe(final.preparation?.selected);
         const chain = await executions(pipelineWorkflowId(runId));
         expect(chain.filter((st) => st === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(2);
+        // Each continue-as-new input carries at most a page of targets, not the whole selection.
+        const carried = await continuedBatchQueues(pipelineWorkflowId(runId));
+        expect(carried.length).toBeGreaterThanOrEqual(2);
+        expect(Math.max(...carried)).toBeLessThanOrEqual(1);
+        expect(final.preparation?.selected).toBeGreaterThan(2);
 
         // A new profile re-prepares everything in a long batch; cancel it once it has continued.
         await new ProfileRepository(s.uow).put({ ...sampleProfile(), summary: 'A changed summary.' });

@@ -1,5 +1,5 @@
 import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { JobRepository, PipelineRunRepository, PreparationRepository, type ObservedPosting } from '@jobctrl/shared/jobs';
+import { JobRepository, PipelineRunRepository, PreparationBatchRepository, PreparationRepository, type ObservedPosting } from '@jobctrl/shared/jobs';
 import { SpendLedgerRepository } from '@jobctrl/shared/llm';
 import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
 import { createPreparationActivities, type PreparationActivityDeps } from './preparation.activities';
@@ -34,6 +34,7 @@ async function world(settings: Partial<ReturnType<PreparationActivityDeps['setti
   const activities = createPreparationActivities({
     prep,
     runs,
+    batches: new PreparationBatchRepository(uow),
     ledger,
     settings: () => live,
     profileRevision: async () => (await profiles.get()).revision,
@@ -92,6 +93,22 @@ describe('preparation control activities', () => {
       { jobKey: 'a', idempotencyKey: 'v1-a', closed: true, failed: false, stage: 'pending_score' },
       { jobKey: 'b', idempotencyKey: 'v1-b', closed: false, failed: false, stage: 'pending_score' },
     ]);
+  });
+
+  it('freezes a batch’s selection once and pages through it; a retry gets the same selection; release drops it', async () => {
+    const w = await world();
+    const selection = { scope: 'run' as const, stages: ['score' as const], batchId: 'b1' };
+    expect(await w.activities.freezePreparationTargets(selection)).toEqual({ selected: 3 });
+    // A job that stops being pending after the freeze does not change the frozen selection.
+    await w.prep.recordScore('a', { score: 10, detail: {}, profileRevision: 0, threshold: 60 });
+    expect(await w.activities.freezePreparationTargets(selection)).toEqual({ selected: 3 });
+    const first = await w.activities.readPreparationTargets({ batchId: 'b1', afterSeq: 0, limit: 2 });
+    expect(first.map((t) => [t.seq, t.jobKey])).toEqual([[1, 'a'], [2, 'b']]);
+    const rest = await w.activities.readPreparationTargets({ batchId: 'b1', afterSeq: 2, limit: 2 });
+    expect(rest.map((t) => [t.seq, t.jobKey, t.idempotencyKey])).toEqual([[3, 'c', 'v1-c']]);
+    expect(await w.activities.readPreparationTargets({ batchId: 'b1', afterSeq: 3, limit: 2 })).toEqual([]);
+    await w.activities.releasePreparationTargets({ batchId: 'b1' });
+    expect(await w.activities.readPreparationTargets({ batchId: 'b1', afterSeq: 0, limit: 10 })).toEqual([]);
   });
 
   it('records batch progress forward only', async () => {

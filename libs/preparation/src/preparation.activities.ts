@@ -8,13 +8,14 @@ import type {
   SpendBudget,
 } from '@jobctrl/pipeline/contracts';
 import { PENDING_STAGE_OF } from '@jobctrl/pipeline/contracts';
-import type { PipelineRunRepository, PreparationRepository, PreparationTarget } from '@jobctrl/shared/jobs';
+import type { PipelineRunRepository, PreparationBatchRepository, PreparationRepository, PreparationTarget } from '@jobctrl/shared/jobs';
 import { SPEND_CEILING_REACHED_STATUS } from '@jobctrl/shared/jobs';
 import { msUntilNextSpendDay, spendCeilingReached, spendDay, type SpendLedgerRepository } from '@jobctrl/shared/llm';
 
 export interface PreparationActivityDeps {
   prep: PreparationRepository;
   runs: PipelineRunRepository;
+  batches: PreparationBatchRepository;
   ledger: SpendLedgerRepository;
   /** Live settings: a raised ceiling or a provider change applies without a restart of the batch. */
   settings: () => { provider: string; dailySpendCeilingUsd: number; recoveryIdleMs: number };
@@ -55,6 +56,18 @@ export function createPreparationActivities(deps: PreparationActivityDeps): Spen
 
     async selectPreparationTargets(input) {
       return selectTargets(deps, input, now());
+    },
+
+    async freezePreparationTargets({ batchId, ...selection }) {
+      return { selected: await deps.batches.freeze(batchId, () => selectTargets(deps, selection, now())) };
+    },
+
+    async readPreparationTargets({ batchId, afterSeq, limit }) {
+      return deps.batches.page(batchId, afterSeq, limit);
+    },
+
+    async releasePreparationTargets({ batchId }) {
+      await deps.batches.release(batchId);
     },
 
     async startPreparations({ jobs, stages, notifyWorkflowId, spendRecheckSeconds }) {

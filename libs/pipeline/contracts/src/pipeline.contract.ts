@@ -52,7 +52,13 @@ export interface ActivePreparation extends PreparationTarget {
 
 /** Where a batch stands; carried across continue-as-new so a long batch keeps a bounded history. */
 export interface PreparationBatchState {
+  /**
+   * Targets taken from the frozen selection and not started yet: at most one page (batches started
+   * before paging carried their whole selection here).
+   */
   queue: PreparationTarget[];
+  /** Paged batches: the seq of the last target read from the frozen selection. */
+  cursor?: number;
   active: ActivePreparation[];
   result: PreparationBatchResult;
   blocked: boolean;
@@ -70,6 +76,8 @@ export interface JobPipelineInput {
   spendRecheckSeconds?: number;
   /** History length at which a batch continues as new (default 8,000; small values exercise it in tests). */
   batchHistoryLimit?: number;
+  /** Targets a batch reads from its frozen selection at a time (default 100; small values exercise paging in tests). */
+  batchPageSize?: number;
   /** Set by continue-as-new: discovery is done and the batch resumes from here. */
   resume?: { batch: PreparationBatchState; discover?: DiscoverWorkflowResult };
 }
@@ -105,7 +113,14 @@ export interface PreparationPoll extends PreparationTarget {
  * signals, so a batch holds no activity slot while its jobs are being prepared.
  */
 export interface PreparationBatchActivities {
+  /** Unpaged batches (histories from before PREP_BATCH_PAGED_PATCH): the whole selection at once. */
   selectPreparationTargets(input: PreparationSelection): Promise<PreparationTarget[]>;
+  /** Freezes the batch's selection once (a retry gets the same one) and returns its size. */
+  freezePreparationTargets(input: PreparationSelection & { batchId: string }): Promise<{ selected: number }>;
+  /** The next page of the frozen selection after `afterSeq`. */
+  readPreparationTargets(input: { batchId: string; afterSeq: number; limit: number }): Promise<Array<PreparationTarget & { seq: number }>>;
+  /** Drops a finished batch's frozen selection. */
+  releasePreparationTargets(input: { batchId: string }): Promise<void>;
   /** Starts (USE_EXISTING; a new execution once the previous one closed) each job's prep-{key} workflow. */
   startPreparations(input: { jobs: PreparationTarget[]; stages: PreparationStage[]; notifyWorkflowId: string; spendRecheckSeconds?: number }): Promise<void>;
   pollPreparations(input: { jobs: PreparationTarget[] }): Promise<PreparationPoll[]>;

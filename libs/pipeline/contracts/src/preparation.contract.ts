@@ -15,6 +15,12 @@ export function prepWorkflowId(idempotencyKey: string): string {
  */
 export const PREP_STAGED_PATCH = 'prep-staged-preparation-v1';
 
+/**
+ * Marks batch histories that freeze their selection in SQLite and page through it (bounded workflow
+ * state); older histories replay with the whole selection in workflow state.
+ */
+export const PREP_BATCH_PAGED_PATCH = 'prep-batch-paged-targets-v1';
+
 export type PreparationStage = 'score' | 'tailor' | 'cover';
 export const PREPARATION_STAGES: readonly PreparationStage[] = ['score', 'tailor', 'cover'];
 

@@ -1,4 +1,4 @@
-import { condition, continueAsNew, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, defineSignal, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type {
   ActivePreparation,
   DiscoverWorkflowResult,
@@ -8,10 +8,12 @@ import type {
   PreparationBatchState,
   PreparationDone,
   PreparationPoll,
+  PreparationSelection,
   PreparationStage,
 } from '@jobctrl/pipeline/contracts';
 import { PENDING_STAGE_OF, PREPARATION_DONE_SIGNAL, retryPolicy } from '@jobctrl/pipeline/contracts';
 import { checkBudget } from './spend.helpers';
+import { PREP_BATCH_PAGED_PATCH } from '@jobctrl/pipeline/contracts';
 
 const control = proxyActivities<PreparationBatchActivities>({
   startToCloseTimeout: '1 minute',
@@ -21,6 +23,8 @@ const control = proxyActivities<PreparationBatchActivities>({
 /** Fallback poll: a started job's own signal usually ends the wait sooner. */
 const POLL_MS = 5_000;
 /** Continue-as-new before the history gets long (Temporal's hard limit is 51,200 events). */
+/** Targets read from the frozen selection at a time: bounds workflow state and continue-as-new input. */
+const PAGE = 100;
 const HISTORY_LIMIT = 8_000;
 /** A job whose execution closed while still in a selected stage is started again at most this often. */
 const MAX_STARTS = 3;
@@ -47,30 +51,44 @@ export async function runPreparationBatch(
     reported.set(done.idempotencyKey, done);
   });
 
-  const state: PreparationBatchState = resume ?? {
-    queue: await control.selectPreparationTargets({
-      scope: pipeline.scope,
-      stages,
-      // A run that discovers prepares its own jobs; otherwise every job pending a selected stage.
-      ...(pipeline.stages.includes('discover') ? { discoveryRunId: runId } : {}),
-      ...(pipeline.profileRevision !== undefined ? { profileRevision: pipeline.profileRevision } : {}),
-    }),
-    active: [],
-    result: { selected: 0, completed: 0, failed: 0, stages: {} },
-    blocked: false,
+  const selection: PreparationSelection = {
+    scope: pipeline.scope,
+    stages,
+    // A run that discovers prepares its own jobs; otherwise every job pending a selected stage.
+    ...(pipeline.stages.includes('discover') ? { discoveryRunId: runId } : {}),
+    ...(pipeline.profileRevision !== undefined ? { profileRevision: pipeline.profileRevision } : {}),
   };
-  if (!resume) {
-    state.result.selected = state.queue.length;
+  // The batch is the continue-as-new chain: its frozen selection is named by the first execution.
+  const batchId = `${workflowInfo().workflowId}/${workflowInfo().firstExecutionRunId}`;
+  let state: PreparationBatchState;
+  if (resume) {
+    state = resume;
+  } else {
+    const fresh = { active: [], result: { selected: 0, completed: 0, failed: 0, stages: {} }, blocked: false };
+    if (patched(PREP_BATCH_PAGED_PATCH)) {
+      // The selection lives in SQLite; the workflow holds one page of it at a time.
+      const { selected } = await control.freezePreparationTargets({ ...selection, batchId });
+      state = { ...fresh, queue: [], cursor: 0, result: { ...fresh.result, selected } };
+    } else {
+      const queue = await control.selectPreparationTargets(selection);
+      state = { ...fresh, queue, result: { ...fresh.result, selected: queue.length } };
+    }
     await reportProgress(runId, state);
   }
   const selected = new Set<string>(stages.map((s) => PENDING_STAGE_OF[s]));
   const notifyWorkflowId = workflowInfo().workflowId;
 
-  while (state.queue.length > 0 || state.active.length > 0) {
+  while (state.queue.length > 0 || state.active.length > 0 || unread(state)) {
     const budget = await checkBudget();
     if (budget.allowed === state.blocked) {
       state.blocked = !budget.allowed;
       await control.setRunBlocked({ runId: runId, blocked: state.blocked });
+    if (state.queue.length < room && unread(state)) {
+      const page = await control.readPreparationTargets({ batchId, afterSeq: state.cursor ?? 0, limit: pipeline.batchPageSize ?? PAGE });
+      state.queue.push(...page.map(({ jobKey, idempotencyKey }) => ({ jobKey, idempotencyKey })));
+      // An empty page means the frozen rows are gone (released elsewhere): nothing more to read.
+      state.cursor = page.length > 0 ? page[page.length - 1].seq : state.result.selected;
+    }
     }
 
     const room = Math.max(1, pipeline.internalConcurrency) - state.active.length;
@@ -117,11 +135,17 @@ export async function runPreparationBatch(
     state.active = stillActive;
     if (finished !== doneBefore) await reportProgress(runId, state);
 
-    if (workflowInfo().historyLength > (pipeline.batchHistoryLimit ?? HISTORY_LIMIT) && (state.queue.length > 0 || state.active.length > 0)) {
+    if (workflowInfo().historyLength > (pipeline.batchHistoryLimit ?? HISTORY_LIMIT) && (state.queue.length > 0 || state.active.length > 0 || unread(state))) {
       await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { batch: state, ...(discover ? { discover } : {}) } });
+  if (state.cursor !== undefined) await control.releasePreparationTargets({ batchId });
     }
   }
   if (state.blocked) await control.setRunBlocked({ runId: runId, blocked: false });
+/** A paged batch has targets in its frozen selection that it has not read yet. */
+function unread(state: PreparationBatchState): boolean {
+  return state.cursor !== undefined && state.cursor < state.result.selected;
+}
+
   return state.result;
 }
 

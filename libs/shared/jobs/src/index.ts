@@ -5,6 +5,7 @@ export * from './pipeline-run.repository';
 export * from './lifecycle.projector';
 export * from './run-projection.rules';
 export * from './preparation.repository';
+export * from './preparation-batch.repository';
 export * from './remaining-work.repository';
 export * from './employer-name.rules';
 // Test support: exported so the specs of every preparation stage seed jobs the same way.
