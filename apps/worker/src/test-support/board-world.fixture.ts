@@ -6,6 +6,10 @@ import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/di
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
+import { discoverWorkflowId, type DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
+import { workerCapacity } from '@jobctrl/shared/temporal';
+import { createJobctrlWorker } from '../create-worker';
+import type { SuiteTemporal } from './temporal.harness';
 
 // The simulator is a test fixture server (plain JS under tools/fixtures).
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -19,11 +23,14 @@ export const FAMILIES = [
 ] as const;
 const CONFIG_KEY: Record<string, string> = { greenhouse: 'board_token', lever: 'site', ashby: 'board', smartrecruiters: 'company_id' };
 
+/** A board of the world: one of FAMILIES, or a Greenhouse board whose jobs carry no company_name. */
+export type WorldFamily = (typeof FAMILIES)[number] | { kind: 'greenhouse'; token: 'acme'; jobCompanyName: false };
+
 /**
  * A board simulator with one source per family (plus a mirror of the Greenhouse board), a fresh
  * migrated database and a unique task queue: the world the worker integration tests run in.
  */
-export async function setupBoardWorld(jobsPerBoard: number, opts: { maxParallelFamilies?: number; knobs?: object; families?: ReadonlyArray<(typeof FAMILIES)[number]> } = {}) {
+export async function setupBoardWorld(jobsPerBoard: number, opts: { maxParallelFamilies?: number; knobs?: object; families?: ReadonlyArray<WorldFamily> } = {}) {
   const families = opts.families ?? FAMILIES;
   const sim = await startBoardSimulator({ seed: 7, jobsPerBoard, families: families.map((f) => ({ ...f })), knobs: opts.knobs });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-world-'));
@@ -43,4 +50,23 @@ export async function setupBoardWorld(jobsPerBoard: number, opts: { maxParallelF
   }
   const taskQueue = `test-${randomUUID()}`;
   return { sim, dir, databasePath, uow, taskQueue, jobs: new JobRepository(uow), runs: new DiscoveryRunRepository(uow) };
+}
+
+/** One discover run of the world's sources on an in-process worker without a browser; the worker is closed after. */
+export async function discoverOnce(suite: SuiteTemporal, world: Awaited<ReturnType<typeof setupBoardWorld>>): Promise<DiscoverWorkflowResult> {
+  const jw = await createJobctrlWorker({
+    connection: suite.connection,
+    namespace: 'default',
+    taskQueue: world.taskQueue,
+    capacity: workerCapacity(4),
+    uow: world.uow,
+    workflowBundle: suite.bundle,
+    pipeline: { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100 },
+  });
+  try {
+    const runId = randomUUID();
+    return await jw.worker.runUntil(suite.client.workflow.execute('discoverWorkflow', { taskQueue: world.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }));
+  } finally {
+    await jw.close();
+  }
 }
