@@ -2,7 +2,7 @@ import type { LifecycleActivities, LifecycleEventInput, LifecycleEventResult } f
 import { lifecycleIdempotencyKey } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import type { BoundedExecutor } from '@jobctrl/shared/temporal';
-import type { LifecycleProjector } from '@jobctrl/shared/jobs';
+import { LifecycleEventRepository, type LifecycleProjector } from '@jobctrl/shared/jobs';
 
 export interface LifecycleActivityDeps {
   uow: UnitOfWorkFactory;
@@ -17,35 +17,21 @@ export interface LifecycleActivityDeps {
  * idempotency key makes a retry after a committed write a no-op that reports `inserted: false`.
  */
 export function createLifecycleActivities(deps: LifecycleActivityDeps): LifecycleActivities {
+  const events = new LifecycleEventRepository(deps.uow);
   return {
     async recordWorkflowLifecycle(input: LifecycleEventInput): Promise<LifecycleEventResult> {
       const idempotencyKey = lifecycleIdempotencyKey(input);
       const inserted = await deps.executor.run(() =>
-        deps.uow.run(({ transaction }) =>
-          transaction(async (manager) => {
-            const existing: unknown[] = await manager.query(
-              `SELECT 1 FROM workflow_lifecycle_events WHERE idempotency_key = ?`,
-              [idempotencyKey],
-            );
-            if (existing.length > 0) return false;
-            await manager.query(
-              `INSERT INTO workflow_lifecycle_events
-                 (idempotency_key, tenant, workflow_id, run_id, workflow_type, event_type, payload, recorded_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-              [
-                idempotencyKey,
-                input.tenant,
-                input.workflowId,
-                input.runId,
-                input.workflowType,
-                input.eventType,
-                JSON.stringify({ version: input.version, ...input.payload }),
-                Date.now(),
-              ],
-            );
-            return true;
-          }, 'immediate'),
-        ),
+        events.insertIfAbsent({
+          idempotencyKey,
+          tenant: input.tenant,
+          workflowId: input.workflowId,
+          runId: input.runId,
+          workflowType: input.workflowType,
+          eventType: input.eventType,
+          payload: { version: input.version, ...input.payload },
+          recordedAt: Date.now(),
+        }),
       );
       // The event is committed; the projection follows best-effort. A failed refresh leaves the event
       // for the next refresh (this one's or the API's) and must not fail or retry the control.

@@ -3,6 +3,7 @@ export * from './job.model';
 export * from './job.repository';
 export * from './pipeline-run.repository';
 export * from './lifecycle.projector';
+export * from './lifecycle-event.repository';
 export * from './run-projection.rules';
 export * from './preparation.repository';
 export * from './preparation-batch.repository';

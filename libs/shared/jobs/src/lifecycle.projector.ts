@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { foldRunProjection, LifecycleEventRow, RunProjection } from './run-projection.rules';
+import { LifecycleEventRepository } from './lifecycle-event.repository';
+import { foldRunProjection, RunProjection } from './run-projection.rules';
 
 const CURSOR = 'workflow_runs';
 
@@ -10,23 +11,22 @@ const CURSOR = 'workflow_runs';
  * committed events wait for the next refresh.
  */
 export class LifecycleProjector {
+  private readonly events: LifecycleEventRepository;
+
   constructor(
     private readonly uow: UnitOfWorkFactory,
     /** Test seam: runs inside the transaction just before the cursor moves. */
     private readonly beforeCommit: () => Promise<void> = async () => undefined,
-  ) {}
+  ) {
+    this.events = new LifecycleEventRepository(uow);
+  }
 
   async refresh(batch = 500): Promise<{ folded: number; cursor: number }> {
     return this.uow.run(({ transaction }) =>
       transaction(async (m) => {
         const cursorRows: Array<{ last_event_id: number }> = await m.query(`SELECT last_event_id FROM projection_cursors WHERE name = ?`, [CURSOR]);
         let cursor = cursorRows[0]?.last_event_id ?? 0;
-        const events: LifecycleEventRow[] = await m.query(
-          `SELECT id, tenant, workflow_id AS workflowId, run_id AS runId, workflow_type AS workflowType,
-                  event_type AS eventType, payload, recorded_at AS recordedAt
-             FROM workflow_lifecycle_events WHERE id > ? ORDER BY id LIMIT ?`,
-          [cursor, batch],
-        );
+        const events = await this.events.readAfter(m, cursor, batch);
         for (const e of events) {
           await save(m, foldRunProjection(await load(m, e.workflowId, e.runId), e));
           cursor = e.id;
