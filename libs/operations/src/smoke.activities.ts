@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { SmokeActivities, SmokeHoldInput, SmokeHoldResult } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import type { ActivityGauge } from '@jobctrl/shared/temporal';
+import { SmokeProbeRepository } from './smoke-probe.repository';
 
 export interface SmokeActivityDeps {
   gauge: ActivityGauge;
@@ -15,6 +16,7 @@ export interface SmokeActivityDeps {
  * unit of work, so the probe also exercises the database path of real stage work.
  */
 export function createSmokeActivities(deps: SmokeActivityDeps): SmokeActivities {
+  const probes = new SmokeProbeRepository(deps.uow);
   return {
     async smokeHold(input: SmokeHoldInput): Promise<SmokeHoldResult> {
       const ctx = Context.current();
@@ -23,15 +25,13 @@ export function createSmokeActivities(deps: SmokeActivityDeps): SmokeActivities 
       const unwatch = deps.gauge.watchRemote((active) => (peakActive = Math.max(peakActive, active)));
       try {
         const { workflowExecution, activityId, attempt } = ctx.info;
-        const probeId = await deps.uow.run(async ({ manager }) => {
-          await manager.query(
-            `INSERT INTO smoke_probes (workflow_id, run_id, activity_id, attempt, observed_active, started_at)
-             VALUES (?, ?, ?, ?, ?, ?)`,
-            [workflowExecution?.workflowId ?? 'standalone', workflowExecution?.runId ?? 'standalone', activityId, attempt, observedActive, Date.now()],
-          );
-          // Same connection, so this is the row just inserted (the driver runs INSERTs without rows back).
-          const rows: Array<{ id: number }> = await manager.query('SELECT last_insert_rowid() AS id');
-          return rows[0].id;
+        const probeId = await probes.start({
+          workflowId: workflowExecution?.workflowId ?? 'standalone',
+          runId: workflowExecution?.runId ?? 'standalone',
+          activityId,
+          attempt,
+          observedActive,
+          startedAt: Date.now(),
         });
 
         const deadline = Date.now() + input.holdMs;
@@ -41,9 +41,7 @@ export function createSmokeActivities(deps: SmokeActivityDeps): SmokeActivities 
           await ctx.sleep(Math.min(500, deadline - Date.now()));
         }
 
-        await deps.uow.run(({ manager }) =>
-          manager.query(`UPDATE smoke_probes SET finished_at = ? WHERE id = ?`, [Date.now(), probeId]),
-        );
+        await probes.finish(probeId, Date.now());
         return { index: input.index, observedActive, peakActive, workerIdentity: deps.workerIdentity };
       } finally {
         unwatch();
