@@ -1,9 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { realpathSync } from 'node:fs';
 import type { CoverLetterActivities } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { requireJob, type JobRecord, type JobRepository, type PreparationRepository } from '@jobctrl/shared/jobs';
+import { PreparationRepository, requireJob, type JobRecord, type JobRepository } from '@jobctrl/shared/jobs';
 import { activityCaller, isLlmError, SpendCeilingReachedError, toSpendfulFailure, type LlmClient, type LlmRuntime } from '@jobctrl/shared/llm';
 import type { StoredProfile } from '@jobctrl/shared/profile';
 import type { CoverLetter, CoverLetterJob } from './cover-letter.types';
@@ -112,12 +111,7 @@ function leaf(
   review: (client: LlmClient | null, signal: AbortSignal) => ReviewResult | Promise<ReviewResult>,
 ): ReviewLeaf {
   return async (ctx: ReviewLeafContext) => {
-    const check = await deps.reviewDatabase.run(async ({ manager }) => {
-      const [main] = (await manager.query(`PRAGMA database_list`)) as Array<{ file: string }>;
-      if (!sameFile(main?.file ?? '', deps.processDatabasePath)) return `review database ${main?.file} is not the process database ${deps.processDatabasePath}`;
-      const rows: Array<{ cover_attempts: number }> = await manager.query(`SELECT cover_attempts FROM jobs WHERE job_key = ?`, [jobKey]);
-      return rows[0]?.cover_attempts === attempt ? null : `draft ${attempt} of ${jobKey} is no longer current`;
-    });
+    const check = await new PreparationRepository(deps.reviewDatabase).staleCoverDraft(jobKey, attempt, deps.processDatabasePath);
     if (check) return { kind, error: { code: 'review_database_mismatch', message: check, retryable: false } };
     if (!ctx.canAttempt()) return { kind, error: { code: 'review_stopped', message: 'the pair was stopped before this review', retryable: true } };
     try {
@@ -128,17 +122,6 @@ function leaf(
       throw err;
     }
   };
-}
-
-function sameFile(a: string, b: string): boolean {
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return p;
-    }
-  };
-  return a !== '' && real(a) === real(b);
 }
 
 function postingOf(job: JobRecord): CoverLetterJob {

@@ -1,5 +1,7 @@
-import { tempDbDir } from '@jobctrl/shared/db';
-import type { StageFence } from './preparation.repository';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { PreparationRepository, type StageFence } from './preparation.repository';
 import { openJobStore, seedEnrichedJob } from './testing/job.fixture';
 
 const dbs = tempDbDir('prep-fence');
@@ -92,5 +94,27 @@ describe('PreparationRepository: writes fenced on the stage and version an attem
 
     expect(await prep.recordCoverDecision('j1', { accepted: true }, false, reviewOfDraft1)).toBe('pending_cover');
     expect(await jobs.get('j1')).toMatchObject({ stage: 'pending_cover', coverLetter: { text: 'draft 2' }, coverAttempts: 2, coverReview: null });
+  });
+});
+
+describe('PreparationRepository.staleCoverDraft: what a cover review leaf checks on its own connection', () => {
+  it('passes on the process database (also through a link) while the draft is current, and says why not otherwise', async () => {
+    const databasePath = dbs.file('review-db');
+    const { jobs, prep } = await openJobStore(databasePath);
+    await seedEnrichedJob(jobs, { jobKey: 'j1', title: 'Engineer', company: 'Acme', description: 'Build things.' });
+    await prep.recordScore('j1', { score: 90, detail: {}, profileRevision: 1, threshold: 60 });
+    await prep.recordTailored('j1', { resume: 'r' });
+    await prep.recordCoverDraft('j1', { text: 'draft 1' });
+    expect(await prep.staleCoverDraft('j1', 1, databasePath)).toBeNull();
+    const link = path.join(path.dirname(databasePath), 'link.sqlite');
+    fs.symlinkSync(databasePath, link);
+    expect(await prep.staleCoverDraft('j1', 1, link)).toBeNull();
+    expect(await prep.staleCoverDraft('j1', 0, databasePath)).toBe('draft 0 of j1 is no longer current');
+
+    // A review connection that opened another (unmigrated) file is refused before the job is read there.
+    const otherPath = dbs.file('review-other');
+    fs.mkdirSync(path.dirname(otherPath), { recursive: true });
+    const other = new PreparationRepository(new UnitOfWorkFactory({ databasePath: otherPath, entities: [] }));
+    expect(await other.staleCoverDraft('j1', 1, databasePath)).toBe(`review database ${otherPath} is not the process database ${databasePath}`);
   });
 });

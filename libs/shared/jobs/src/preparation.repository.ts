@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import type { EntityManager } from 'typeorm';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { PREPARATION_PENDING_STAGES, type JobStage, type PrepStatus } from './job.model';
@@ -178,6 +179,20 @@ export class PreparationRepository {
     return new Map(rows.map((r) => [r.job_key, r.stage]));
   }
 
+  /**
+   * For a cover review leaf on its own connection: null when that connection's main database is the
+   * process database and the job's draft count is still `attempt`, else why not. The database is read
+   * first, so a foreign file is never asked about the job.
+   */
+  async staleCoverDraft(jobKey: string, attempt: number, processDatabasePath: string): Promise<string | null> {
+    return this.uow.run(async ({ manager }) => {
+      const [main] = (await manager.query(`PRAGMA database_list`)) as Array<{ file: string }>;
+      if (!sameFile(main?.file ?? '', processDatabasePath)) return `review database ${main?.file} is not the process database ${processDatabasePath}`;
+      const rows: Array<{ cover_attempts: number }> = await manager.query(`SELECT cover_attempts FROM jobs WHERE job_key = ?`, [jobKey]);
+      return rows[0]?.cover_attempts === attempt ? null : `draft ${attempt} of ${jobKey} is no longer current`;
+    });
+  }
+
   /** Jobs paused at the spend ceiling. */
   async selectPaused(): Promise<PreparationTarget[]> {
     const rows: Array<{ job_key: string; idempotency_key: string }> = await this.uow.run(({ manager }) =>
@@ -222,4 +237,16 @@ export class PreparationRepository {
     const [{ n }] = (await m.query(`SELECT changes() AS n`)) as Array<{ n: number }>;
     return n > 0;
   }
+}
+
+/** Two paths name the same file once links are resolved (a path that does not resolve stands for itself). */
+function sameFile(a: string, b: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  return a !== '' && real(a) === real(b);
 }
