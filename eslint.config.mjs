@@ -22,8 +22,10 @@ export default [
           allow: [],
           depConstraints: [
             // Apps compose feature/domain libs, contracts and shared; only the worker hosts workflows.
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:workflows', 'type:contracts', 'type:shared', 'type:tool'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:domain', 'type:workflows', 'type:contracts', 'type:shared', 'type:tool'] },
             { sourceTag: 'app:api', notDependOnLibsWithTags: ['type:workflows'] },
+            // A feature lib composes domains for the API (runs, jobs, profile, spend); no workflows, no apps.
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:shared'] },
             // A domain lib never imports another domain lib: cross-domain flow goes through workflows.
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:shared'] },
             {

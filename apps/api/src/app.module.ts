@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DISCOVERY_ENTITIES, DiscoveryModule } from '@jobctrl/discovery';
 import { OPERATIONS_ENTITIES, OperationsModule } from '@jobctrl/operations';
-import { PreparationModule } from '@jobctrl/preparation';
+import { RunsModule } from '@jobctrl/runs';
 import { JobctrlConfigModule, ResolvedConfig } from '@jobctrl/shared/config';
 import { DbModule } from '@jobctrl/shared/db';
 import { DiscoveryRuntimeController } from './controllers/discovery-runtime.controller';
@@ -26,7 +26,7 @@ export class AppModule {
         DbModule.forRoot({ databasePath: config.databasePath, entities: [...OPERATIONS_ENTITIES, ...DISCOVERY_ENTITIES] }),
         OperationsModule,
         DiscoveryModule,
-        PreparationModule,
+        RunsModule,
       ],
       controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SourcesController, PipelineRunsController, JobsController, SmokeController, ProfileController, SpendController],
     };

@@ -1,7 +1,8 @@
 import { PIPELINE_INTERNAL_CONCURRENCY_MAX } from '@jobctrl/shared/config';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { HostPolicyHttpClient } from '@jobctrl/shared/http';
-import { DiscoveryRunRepository, JobRepository, LifecycleProjector, PipelineRunRepository, PreparationBatchRepository, PreparationRepository } from '@jobctrl/shared/jobs';
+import { DiscoveryRunRepository, JobRepository, LifecycleProjector, PreparationBatchRepository, PreparationRepository } from '@jobctrl/shared/jobs';
+import { PipelineRunRepository } from '@jobctrl/runs';
 import { LlmRuntime, SpendLedgerRepository, type LlmRuntimeOptions } from '@jobctrl/shared/llm';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import type { ActivityGauge, CpuTaskPool, WorkerExecutors } from '@jobctrl/shared/temporal';

@@ -4,7 +4,8 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, WorkerOptions } fro
 import type { JobPipelineInput, JobPipelineResult, PipelineStage } from '@jobctrl/pipeline/contracts';
 import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId, PREP_STAGED_PATCH, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { PipelineRunRepository, PreparationRepository } from '@jobctrl/shared/jobs';
+import { PreparationRepository } from '@jobctrl/shared/jobs';
+import { PipelineRunRepository } from '@jobctrl/runs';
 import { SpendLedgerRepository, startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm';
 import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
 import { workflowsEntry } from './create-worker';

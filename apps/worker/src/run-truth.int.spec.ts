@@ -1,7 +1,8 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { pipelineWorkflowId, type JobPipelineResult } from '@jobctrl/pipeline/contracts';
-import { PipelineRunService, type PipelineRunView } from '@jobctrl/preparation';
+import { SourceRepository, SourceService } from '@jobctrl/discovery';
+import { PipelineRunService, type PipelineRunView } from '@jobctrl/runs';
 import type { SettingsService } from '@jobctrl/shared/config';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { startLlmSimulator } from '@jobctrl/shared/llm';
@@ -19,7 +20,7 @@ const suite = useSuiteTemporal();
 function runsApi(uow: UnitOfWorkFactory, taskQueue: string): PipelineRunService {
   const temporal = { taskQueue, client: async (): Promise<Client> => suite.client } as unknown as TemporalClientService;
   const settings = { get: () => ({ pipeline_internal_concurrency: 2 }), live: () => ({ pipeline_internal_concurrency: 2 }) } as unknown as SettingsService;
-  return new PipelineRunService(uow, temporal, settings);
+  return new PipelineRunService(uow, temporal, settings, new SourceService(new SourceRepository(uow)));
 }
 
 async function executions(workflowId: string): Promise<string[]> {

@@ -1,8 +1,8 @@
 import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { JobRepository, PipelineRunRepository, PreparationBatchRepository, PreparationRepository, type ObservedPosting } from '@jobctrl/shared/jobs';
+import { JobRepository, PreparationBatchRepository, PreparationRepository, type ObservedPosting } from '@jobctrl/shared/jobs';
 import { SpendLedgerRepository } from '@jobctrl/shared/llm';
 import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
-import { createPreparationActivities, type PreparationActivityDeps } from './preparation.activities';
+import { createPreparationActivities, type PreparationActivityDeps, type RunProgressRecorder } from './preparation.activities';
 
 const dbs = tempDbDir('prep-activities');
 afterAll(() => dbs.cleanup());
@@ -21,7 +21,12 @@ async function world(settings: Partial<ReturnType<PreparationActivityDeps['setti
   const uow = new UnitOfWorkFactory({ databasePath, entities: [] });
   const jobs = new JobRepository(uow);
   const prep = new PreparationRepository(uow);
-  const runs = new PipelineRunRepository(uow);
+  // The run registry belongs to the runs feature; the activities see it through its port.
+  const shown = new Map<string, { progress?: unknown; blocked: string | null }>();
+  const runs: RunProgressRecorder = {
+    recordPreparationProgress: async (runId, progress) => void shown.set(runId, { ...(shown.get(runId) ?? { blocked: null }), progress }),
+    setBlocked: async (runId, reason) => void shown.set(runId, { ...(shown.get(runId) ?? {}), blocked: reason }),
+  };
   const ledger = new SpendLedgerRepository(uow);
   const profiles = new ProfileRepository(uow);
   await jobs.recordObservations('run-a', 'g', [posting('a'), posting('b')]);
@@ -42,7 +47,7 @@ async function world(settings: Partial<ReturnType<PreparationActivityDeps['setti
     describePreparation: async (job) => ({ closed: closed.has(job.idempotencyKey), failed: false }),
     wakePaused: async (paused) => void woken.push(...paused.map((j) => j.jobKey)),
   });
-  return { jobs, prep, runs, ledger, profiles, activities, started, woken, closed, live };
+  return { jobs, prep, shown, ledger, profiles, activities, started, woken, closed, live };
 }
 
 describe('preparation control activities', () => {
@@ -111,23 +116,20 @@ describe('preparation control activities', () => {
     expect(await w.activities.readPreparationTargets({ batchId: 'b1', afterSeq: 0, limit: 10 })).toEqual([]);
   });
 
-  it('records batch progress forward only', async () => {
+  it('reports batch progress to the run registry', async () => {
     const w = await world();
-    await w.runs.create({ runId: 'r1', workflowId: 'pipeline-r1', stages: ['score'], sourceIds: null });
     await w.activities.recordPreparationProgress({ runId: 'r1', selected: 3, completed: 2, failed: 0 });
-    await w.activities.recordPreparationProgress({ runId: 'r1', selected: 3, completed: 1, failed: 0 });
-    expect((await w.runs.get('r1'))?.preparation).toEqual({ selected: 3, completed: 2, failed: 0 });
+    expect(w.shown.get('r1')?.progress).toEqual({ selected: 3, completed: 2, failed: 0 });
   });
 
   it('shows the run’s spend pause, and clearing it wakes the paused jobs', async () => {
     const w = await world();
-    await w.runs.create({ runId: 'r1', workflowId: 'pipeline-r1', stages: ['score'], sourceIds: null });
     await w.prep.setPrepStatus('b', 'spend_ceiling_reached');
     await w.activities.setRunBlocked({ runId: 'r1', blocked: true });
-    expect((await w.runs.get('r1'))?.blockedReason).toBe('spend_ceiling_reached');
+    expect(w.shown.get('r1')?.blocked).toBe('spend_ceiling_reached');
     expect(w.woken).toEqual([]);
     await w.activities.setRunBlocked({ runId: 'r1', blocked: false });
-    expect((await w.runs.get('r1'))?.blockedReason).toBeNull();
+    expect(w.shown.get('r1')?.blocked).toBeNull();
     expect(w.woken).toEqual(['b']);
   });
 });

@@ -8,13 +8,23 @@ import type {
   SpendBudget,
 } from '@jobctrl/pipeline/contracts';
 import { PENDING_STAGE_OF } from '@jobctrl/pipeline/contracts';
-import type { PipelineRunRepository, PreparationBatchRepository, PreparationRepository, PreparationTarget } from '@jobctrl/shared/jobs';
+import type { PreparationBatchRepository, PreparationRepository, PreparationTarget } from '@jobctrl/shared/jobs';
 import { SPEND_CEILING_REACHED_STATUS } from '@jobctrl/shared/jobs';
 import { msUntilNextSpendDay, spendCeilingReached, spendDay, type SpendLedgerRepository } from '@jobctrl/shared/llm';
 
+/**
+ * Where a batch shows its progress and its spend pause: the run registry of the runs feature (which
+ * ignores runs it does not know, e.g. recovery batches). A port, so this domain does not import it.
+ */
+export interface RunProgressRecorder {
+  /** Only moves forward: a retried or replayed write with older counts changes nothing. */
+  recordPreparationProgress(runId: string, progress: { selected: number; completed: number; failed: number }): Promise<void>;
+  setBlocked(runId: string, reason: string | null): Promise<void>;
+}
+
 export interface PreparationActivityDeps {
   prep: PreparationRepository;
-  runs: PipelineRunRepository;
+  runs: RunProgressRecorder;
   batches: PreparationBatchRepository;
   ledger: SpendLedgerRepository;
   /** Live settings: a raised ceiling or a provider change applies without a restart of the batch. */

@@ -46,9 +46,18 @@ describe('module boundaries (nx lint)', () => {
     expect(await boundaryErrors('libs/pipeline/contracts/src/x.ts', `import { loadConfig } from '@jobctrl/shared/config';\nexport const x = loadConfig;\n`)).not.toEqual([]);
   });
 
+  it('keeps the feature tier between apps and domains: a domain lib cannot import a feature lib, nor a feature lib workflows', async () => {
+    expect((await boundaryErrors('libs/preparation/src/x.ts', `import { RunsModule } from '@jobctrl/runs';\nexport const x = RunsModule;\n`)).join('\n')).toMatch(/type:domain/);
+    expect((await boundaryErrors('libs/runs/src/x.ts', `import { smokeWorkflow } from '@jobctrl/pipeline/workflows';\nexport const x = smokeWorkflow;\n`)).join('\n')).toMatch(/type:feature/);
+    expect(await boundaryErrors('libs/shared/jobs/src/x.ts', `import { RunsModule } from '@jobctrl/runs';\nexport const x = RunsModule;\n`)).not.toEqual([]);
+  });
+
   it('allows the permitted directions', async () => {
     expect(await boundaryErrors('libs/scoring/src/x.ts', `import { loadConfig } from '@jobctrl/shared/config';\nexport const x = loadConfig;\n`)).toEqual([]);
     expect(await boundaryErrors('apps/worker/src/x.ts', `import { smokeWorkflow } from '@jobctrl/pipeline/workflows';\nexport const x = smokeWorkflow;\n`)).toEqual([]);
     expect(await boundaryErrors(WORKFLOW_FILE, `import { ErrorCodes } from '@jobctrl/pipeline/contracts';\nexport const x = ErrorCodes;\n`)).toEqual([]);
+    // The feature tier: a feature lib composes domain libs; the API app uses the feature lib.
+    expect(await boundaryErrors('libs/runs/src/x.ts', `import { SourceService } from '@jobctrl/discovery';\nexport const x = SourceService;\n`)).toEqual([]);
+    expect(await boundaryErrors('apps/api/src/x.ts', `import { RunsModule } from '@jobctrl/runs';\nexport const x = RunsModule;\n`)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { JobQueryService, ListJobsQueryDto } from '@jobctrl/preparation';
+import { JobQueryService, ListJobsQueryDto } from '@jobctrl/runs';
 
 @Controller('v1/jobs')
 export class JobsController {

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ProfileDto, ProfileService } from '@jobctrl/preparation';
+import { ProfileDto, ProfileService } from '@jobctrl/runs';
 
 @Controller('v1/profile')
 export class ProfileController {

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { SpendService } from '@jobctrl/preparation';
+import { SpendService } from '@jobctrl/runs';
 
 @Controller('v1/spend')
 export class SpendController {

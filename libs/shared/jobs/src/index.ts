@@ -1,7 +1,6 @@
 export * from './discovery-run.repository';
 export * from './job.model';
 export * from './job.repository';
-export * from './pipeline-run.repository';
 export * from './lifecycle.projector';
 export * from './lifecycle-event.repository';
 export * from './run-projection.rules';

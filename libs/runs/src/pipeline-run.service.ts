@@ -14,9 +14,11 @@ import {
 } from '@jobctrl/pipeline/contracts';
 import { SettingsService } from '@jobctrl/shared/config';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { DiscoveryRunRepository, LifecycleProjector, PipelineRunRepository, type DiscoveryProgressDetail } from '@jobctrl/shared/jobs';
+import { SourceService } from '@jobctrl/discovery';
+import { DiscoveryRunRepository, LifecycleProjector, type DiscoveryProgressDetail } from '@jobctrl/shared/jobs';
 import { TemporalClientService } from '@jobctrl/shared/temporal';
 import type { StartPipelineRunDto } from './pipeline-run.dto';
+import { PipelineRunRepository } from './pipeline-run.repository';
 
 export type PipelineRunState = 'pending' | 'running' | 'spend_ceiling_reached' | 'completed' | 'failed' | 'cancelled';
 
@@ -59,6 +61,7 @@ export class PipelineRunService {
     uow: UnitOfWorkFactory,
     @Inject(TemporalClientService) private readonly temporal: TemporalClientService,
     @Inject(SettingsService) private readonly settings: SettingsService,
+    @Inject(SourceService) private readonly sources: SourceService,
   ) {
     this.registry = new PipelineRunRepository(uow);
     this.runs = new DiscoveryRunRepository(uow);
@@ -74,6 +77,8 @@ export class PipelineRunService {
         errors: [{ field: 'sourceIds', value: dto.sourceIds, rule: 'only with the discover stage' }],
       });
     }
+    // Only sources that exist and are enabled: a run never waits on a source it cannot crawl.
+    if (dto.sourceIds) await this.sources.requireRunnable(dto.sourceIds);
     return this.startRun({ stages: dto.stages, sourceIds: dto.sourceIds, scope: 'run' });
   }
 

@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TemporalClientModule } from '@jobctrl/shared/temporal';
+import { DiscoveryModule } from '@jobctrl/discovery';
 import { ProfileService } from './profile/profile.service';
-import { JobQueryService } from './runs/job-query.service';
-import { PipelineRunService } from './runs/pipeline-run.service';
+import { JobQueryService } from './job-query.service';
+import { PipelineRunService } from './pipeline-run.service';
 import { SpendService } from './spend/spend.service';
 
 /** The API side of preparation: runs, jobs, profile and spend. Needs DbModule and the config module (global) from the app. */
 @Module({
-  imports: [TemporalClientModule],
+  imports: [TemporalClientModule, DiscoveryModule],
   providers: [PipelineRunService, JobQueryService, ProfileService, SpendService],
   exports: [PipelineRunService, JobQueryService, ProfileService, SpendService],
 })
-export class PreparationModule {}
+export class RunsModule {}

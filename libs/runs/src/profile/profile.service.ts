@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { ProfileRepository, type Profile, type StoredProfile } from '@jobctrl/shared/profile';
-import { PipelineRunService } from '../runs/pipeline-run.service';
+import { PipelineRunService } from '../pipeline-run.service';
 
 /** The profile document itself, with its revision and update time beside its fields. */
 export type ProfileDocument = Profile & { revision: number; updatedAt: string };
