@@ -23,11 +23,11 @@ const control = proxyActivities<PreparationBatchActivities>({
 /** Fallback poll: a started job's own signal usually ends the wait sooner. */
 const POLL_MS = 5_000;
 /** Continue-as-new before the history gets long (Temporal's hard limit is 51,200 events). */
-/** Targets read from the frozen selection at a time: bounds workflow state and continue-as-new input. */
-const PAGE = 100;
 const HISTORY_LIMIT = 8_000;
 /** A job whose execution closed while still in a selected stage is started again at most this often. */
 const MAX_STARTS = 3;
+/** Targets read from the frozen selection at a time: bounds workflow state and continue-as-new input. */
+const PAGE = 100;
 
 const preparationDone = defineSignal<[PreparationDone]>(PREPARATION_DONE_SIGNAL);
 
@@ -83,15 +83,15 @@ export async function runPreparationBatch(
     if (budget.allowed === state.blocked) {
       state.blocked = !budget.allowed;
       await control.setRunBlocked({ runId: runId, blocked: state.blocked });
+    }
+
+    const room = Math.max(1, pipeline.internalConcurrency) - state.active.length;
     if (state.queue.length < room && unread(state)) {
       const page = await control.readPreparationTargets({ batchId, afterSeq: state.cursor ?? 0, limit: pipeline.batchPageSize ?? PAGE });
       state.queue.push(...page.map(({ jobKey, idempotencyKey }) => ({ jobKey, idempotencyKey })));
       // An empty page means the frozen rows are gone (released elsewhere): nothing more to read.
       state.cursor = page.length > 0 ? page[page.length - 1].seq : state.result.selected;
     }
-    }
-
-    const room = Math.max(1, pipeline.internalConcurrency) - state.active.length;
     const starting: ActivePreparation[] = state.queue.splice(0, Math.max(0, room)).map((t) => ({ ...t, starts: 'starts' in t ? (t as ActivePreparation).starts : 0 }));
     if (starting.length > 0) {
       for (const job of starting) reported.delete(job.idempotencyKey);
@@ -137,16 +137,16 @@ export async function runPreparationBatch(
 
     if (workflowInfo().historyLength > (pipeline.batchHistoryLimit ?? HISTORY_LIMIT) && (state.queue.length > 0 || state.active.length > 0 || unread(state))) {
       await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { batch: state, ...(discover ? { discover } : {}) } });
-  if (state.cursor !== undefined) await control.releasePreparationTargets({ batchId });
     }
   }
   if (state.blocked) await control.setRunBlocked({ runId: runId, blocked: false });
+  if (state.cursor !== undefined) await control.releasePreparationTargets({ batchId });
+  return state.result;
+}
+
 /** A paged batch has targets in its frozen selection that it has not read yet. */
 function unread(state: PreparationBatchState): boolean {
   return state.cursor !== undefined && state.cursor < state.result.selected;
-}
-
-  return state.result;
 }
 
 function reportProgress(runId: string, state: PreparationBatchState): Promise<void> {
