@@ -17,6 +17,7 @@
  * @property {number} idleTimeoutMs   fail after this long without a change of the progress signature
  * @property {number} [maxMs]         absolute cap, however much it moves. Default 10 × idleTimeoutMs.
  * @property {number} [intervalMs]    between probes. Default 250.
+ * @property {AbortSignal} [signal]   stops the wait (rejects) — e.g. once the test that waits is over
  */
 
 /**
@@ -28,7 +29,7 @@
  * @returns {Promise<T>}
  */
 async function waitFor(probe, options) {
-  const { idleTimeoutMs, what = 'the condition', intervalMs = 250 } = options;
+  const { idleTimeoutMs, what = 'the condition', intervalMs = 250, signal } = options;
   const maxMs = options.maxMs ?? 10 * idleTimeoutMs;
   const started = Date.now();
   let movedAt = started;
@@ -37,6 +38,7 @@ async function waitFor(probe, options) {
   /** @type {unknown} */
   let lastError;
   for (;;) {
+    if (signal?.aborted) throw new Error(`stopped waiting for ${what}: ${signal.reason instanceof Error ? signal.reason.message : String(signal.reason)}`);
     try {
       const step = await probe();
       if ('done' in step) return step.done;
@@ -58,7 +60,15 @@ async function waitFor(probe, options) {
         `timed out waiting for ${what}: ${why} (${Math.round((now - started) / 1000)} s in all; last progress ${signature ?? 'none'}${error ? `; last error: ${error}` : ''})`,
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    await new Promise((resolve) => {
+      const timer = setTimeout(done, intervalMs);
+      function done() {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve(undefined);
+      }
+      signal?.addEventListener('abort', done);
+    });
   }
 }
 

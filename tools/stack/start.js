@@ -1,15 +1,32 @@
 #!/usr/bin/env node
 // `npm start`: installs what is missing, starts the Temporal dev server (unless TEMPORAL_ADDRESS or
-// temporal_address points elsewhere), the worker (`nx serve worker`) and the API (`nx serve api`),
-// waits until the API reports the worker ready, and says where each listens. Ctrl-C (or SIGTERM)
-// stops everything it started; if one part exits, the rest are stopped too, so nothing is left behind.
+// temporal_address points elsewhere), the worker and the API, waits until the API reports the worker
+// ready, and says where each listens. Ctrl-C (or SIGTERM, SIGHUP) stops everything it started; if one
+// part exits, the rest are stopped too, so nothing is left behind.
+//
+// One stack per app dir: `<app_dir>/jobctrl.pid` (stack-lock.js) names the start that runs it, and a
+// second start says so and exits 1 at once.
+//
+// The parts run as `node -r ts-node/register … apps/<part>/src/main.ts` — exactly the command of
+// their `nx serve` targets — and not through `nx serve`: nx holds a task lock under .nx/ per
+// target, so a stack that was left running (or a crashed nx) made the next start print "Waiting for
+// api:serve in another nx process" and hang; nx also adds a process in between that exits before the
+// app it signals has drained, and seconds of project-graph work on a 2-core machine. `nx serve worker`
+// stays for developers; `npm start` owns its processes directly.
 const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
 const { spawn, spawnSync } = require('node:child_process');
 const { ensureNodeModules, root } = require('./ensure-install');
+const { acquireStackLock } = require('./stack-lock');
+const { forget, reapWithMe, stopGroup } = require('../processes/process-group');
+const { waitFor } = require('../processes/wait-for');
 
-const READY_TIMEOUT_MS = 120_000;
+// Readiness follows progress (health answers, log output): on a loaded machine ts-node alone may take a
+// minute, but a start that shows no sign of life for READY_IDLE_MS is stuck.
+const READY_IDLE_MS = 120_000;
+const READY_MAX_MS = 600_000;
+const PART_GRACE_MS = 20_000;
 const tsNode = ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register'];
 const tsEnv = { ...process.env, TS_NODE_PROJECT: path.join(root, 'tsconfig.base.json'), NX_DAEMON: 'false', NX_TUI: 'false', NX_NO_CLOUD: 'true' };
 
@@ -43,16 +60,19 @@ function getJson(url) {
 const children = [];
 let stopping = false;
 
-function startPart(name, project, logFile) {
-  const nx = require.resolve('nx/bin/nx.js', { paths: [root] });
+function startPart(name, logFile) {
   const out = fs.openSync(logFile, 'a');
-  // Own process group, so stopping it also stops the node process that nx started.
-  const child = spawn(process.execPath, [nx, 'serve', project, '--skip-nx-cache', '--outputStyle=stream'], {
+  // Own process group, so stopping a part also stops whatever it started (a SIGINT from the terminal
+  // reaches this script only, which stops the parts in order).
+  const child = spawn(process.execPath, [...tsNode, path.join('apps', name, 'src', 'main.ts')], {
     cwd: root,
     env: tsEnv,
     detached: true,
     stdio: ['ignore', out, out],
   });
+  fs.closeSync(out); // the child has its own copy
+  // Should this script be SIGKILLed (then nothing here runs), the reaper stops the part.
+  reapWithMe(child.pid, PART_GRACE_MS);
   children.push({ name, child, logFile });
   child.on('exit', (code, signal) => {
     if (!stopping) {
@@ -73,44 +93,23 @@ function tail(file, lines = 25) {
 
 let devServer = null;
 
-function groupAlive(pgid) {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Stops one part's whole process group: nx exits as soon as it forwards the signal, while the node
- * process it started may still be draining, so we wait for the group to be empty, not for nx.
+ * Stops one part's whole process group: SIGTERM, 20 s to drain (the worker finishes in-flight
+ * activities), then SIGKILL.
  */
-async function stopGroup(child) {
-  const pgid = child.pid;
-  if (!groupAlive(pgid)) return;
-  try {
-    process.kill(-pgid, 'SIGTERM');
-  } catch {
-    return;
-  }
-  const deadline = Date.now() + 20_000;
-  while (groupAlive(pgid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-  if (groupAlive(pgid)) {
-    console.error(`[jobctrl] process group ${pgid} did not stop in 20 s; killing it`);
-    try {
-      process.kill(-pgid, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
+async function stopPart({ name, child }) {
+  await stopGroup(child.pid, {
+    graceMs: PART_GRACE_MS,
+    onForce: (left) => console.error(`[${name}] did not stop in ${PART_GRACE_MS / 1000} s; killing ${left.join(', ')}`),
+  });
+  forget(child.pid);
 }
 
 async function stopAll(code) {
   if (stopping) return;
   stopping = true;
   console.log('[jobctrl] stopping…');
-  await Promise.all(children.map(({ child }) => stopGroup(child)));
+  await Promise.all(children.map(stopPart));
   if (devServer) await devServer.stop();
   console.log('[jobctrl] stopped');
   process.exit(code);
@@ -123,9 +122,22 @@ async function main() {
   tsEnv.JOBCTRL_CONFIG = config.configPath;
   const logDir = path.join(config.appDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
+  const base = `http://${config.api.host.includes(':') ? `[${config.api.host}]` : config.api.host}:${config.api.port}`;
+
+  // Before anything starts: a second stack on the same app dir would share its database and ports.
+  const lock = acquireStackLock(config.appDir, { api: base });
+  if (!lock.acquired) {
+    const { pid, startedAt, api } = lock.holder;
+    console.error(`[jobctrl] already running for ${config.appDir}: pid ${pid} (started ${startedAt}, API ${api}); lock ${lock.file}`);
+    console.error(`[jobctrl] stop it first (Ctrl-C in its terminal, or kill ${pid})`);
+    process.exit(1);
+  }
+  if (lock.staleFrom !== null) console.log(`[jobctrl] took over the lock of pid ${lock.staleFrom}, which is no longer running (${lock.file})`);
+  // The lock goes with this process (stack-lock.js removes it on exit, which every stop path reaches).
 
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
+  process.on('SIGHUP', () => void stopAll(0));
 
   let temporalAddress = config.temporal.address;
   if (temporalAddress === null) {
@@ -143,30 +155,29 @@ async function main() {
     console.log(`[temporal] using existing server at ${temporalAddress} (namespace ${config.temporal.namespace}); nothing started locally`);
   }
 
-  startPart('worker', 'worker', path.join(logDir, 'worker.log'));
-  startPart('api', 'api', path.join(logDir, 'api.log'));
-  const base = `http://${config.api.host.includes(':') ? `[${config.api.host}]` : config.api.host}:${config.api.port}`;
+  startPart('worker', path.join(logDir, 'worker.log'));
+  startPart('api', path.join(logDir, 'api.log'));
   console.log(`[worker] starting on task queue ${config.temporal.taskQueue} (log ${path.join(logDir, 'worker.log')})`);
   console.log(`[api] starting on ${base} (log ${path.join(logDir, 'api.log')})`);
 
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let last = 'API not answering yet';
-  while (Date.now() < deadline && !stopping) {
-    try {
-      const health = await getJson(`${base}/v1/health`);
-      if (health.worker && health.worker.status === 'ready') {
-        console.log(`[jobctrl] ready: API ${base} (GET ${base}/v1/health), worker ${health.worker.newest.workerId}, Temporal ${temporalAddress}`);
-        console.log('[jobctrl] press Ctrl-C to stop everything');
-        return;
-      }
-      last = `worker ${health.worker ? health.worker.status : 'unknown'}: ${health.worker ? health.worker.reason : ''}`;
-    } catch (err) {
-      last = `API not answering yet (${err.message})`;
-    }
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
-  if (!stopping) {
-    console.error(`[jobctrl] not ready after ${READY_TIMEOUT_MS / 1000} s: ${last}`);
+  const logSize = (name) => (fs.existsSync(path.join(logDir, `${name}.log`)) ? fs.statSync(path.join(logDir, `${name}.log`)).size : 0);
+  try {
+    const health = await waitFor(
+      async () => {
+        if (stopping) return { done: null };
+        const logs = [logSize('worker'), logSize('api')];
+        const body = await getJson(`${base}/v1/health`).catch((err) => ({ error: err.message }));
+        if (body.worker && body.worker.status === 'ready') return { done: body };
+        return { progress: { logs, worker: body.worker ? `${body.worker.status}: ${body.worker.reason}` : null, error: body.error ?? null } };
+      },
+      { what: 'the API to report the worker ready', idleTimeoutMs: READY_IDLE_MS, maxMs: READY_MAX_MS, intervalMs: 1_000 },
+    );
+    if (health === null) return; // a part died meanwhile; stopAll is under way
+    console.log(`[jobctrl] ready: API ${base} (GET ${base}/v1/health), worker ${health.worker.newest.workerId}, Temporal ${temporalAddress}`);
+    console.log('[jobctrl] press Ctrl-C to stop everything');
+  } catch (err) {
+    if (stopping) return;
+    console.error(`[jobctrl] not ready: ${err.message}`);
     await stopAll(1);
   }
 }

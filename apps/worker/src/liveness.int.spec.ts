@@ -3,13 +3,17 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import type { DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
-import { discoverWorkflowId } from '@jobctrl/pipeline/contracts';
+import type { DiscoverWorkflowResult, JobPreparationResult } from '@jobctrl/pipeline/contracts';
+import { discoverWorkflowId, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { startLlmSimulator } from '@jobctrl/shared/llm';
+import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker } from './create-worker';
 import { setupBoardWorld } from './test-support/board-world.fixture';
 import { createProbeActivities } from './test-support/probe.activities';
-import { useSuiteTemporal } from './test-support/temporal.harness';
+import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal, type WorkerProcess } from './test-support/temporal.harness';
+
+const address = testTemporalAddress();
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -135,4 +139,69 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
       fs.rmSync(world.dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('kill -9 of the worker while a job is scoring: the held score is retried within seconds of a new worker polling, and the job is scored once', async () => {
+    const world = await setupBoardWorld(1, { families: [{ kind: 'greenhouse', token: 'acme' }] });
+    const llm = await startLlmSimulator({ respond: () => ({ score: 20, rationale: 'Partial fit.', matched: [], missing: [] }) });
+    // The first model call never answers while its worker lives: the score stays held by that worker.
+    llm.enqueue({ hangMs: 600_000 });
+    const configPath = path.join(world.dir, 'config.json');
+    fs.writeFileSync(
+      configPath,
+      JSON.stringify({
+        app_dir: '.',
+        database_path: world.databasePath,
+        worker_activity_slots: 2,
+        temporal_task_queue: world.taskQueue,
+        worker_heartbeat_interval_seconds: 1,
+        llm: { provider: 'openai', model: 'sim', base_url: llm.url, timeout_seconds: 600 },
+      }),
+    );
+    await new ProfileRepository(world.uow).put(sampleProfile());
+    const idempotencyKey = `kill-${world.taskQueue}`;
+    await world.jobs.recordObservations('r1', 'test', [
+      {
+        jobKey: 'j1', idempotencyKey, contentKey: null, canonicalUrl: null, sourceId: 'src', sourceKind: 'greenhouse', externalId: '1',
+        title: 'Backend Engineer', company: 'Globex', location: null, remote: true, url: 'https://jobs.test/1', applyUrl: null,
+        descriptionHtml: null, descriptionText: 'TypeScript, Kafka and PostgreSQL.', postedAt: null, salaryText: null, employmentType: null, tags: [],
+      },
+    ]);
+    await world.jobs.recordEnrichment('j1', { status: 'enriched' });
+
+    const polling = (w: WorkerProcess) => /worker (\S+) polling task queue/.exec(w.log())?.[1];
+    let worker = spawnWorkerApp(configPath, address);
+    try {
+      const workflowId = prepWorkflowId(idempotencyKey);
+      const handle = await suite.client.workflow.start(PREPARATION_WORKFLOW_TYPE, { taskQueue: world.taskQueue, workflowId, args: [{ jobKey: 'j1', idempotencyKey, mode: 'score' }] });
+      await until('the first worker to call the model', () => llm.requests.length >= 1, 90_000, () => worker.log());
+      const killed = worker;
+      const killedIdentity = polling(killed);
+      killed.child.kill('SIGKILL');
+      await new Promise((r) => killed.child.once('exit', r));
+
+      worker = spawnWorkerApp(configPath, address);
+      const identity = await until('the new worker to poll', () => polling(worker), 90_000, () => worker.log());
+      const pollingAt = Date.now();
+      // Generous, and far below the old recovery (the score's 3-minute start-to-close timeout).
+      const result = await Promise.race([
+        handle.result() as Promise<JobPreparationResult>,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the held score was not retried in time\n${worker.log()}`)), 60_000)),
+      ]);
+      expect(result).toMatchObject({ jobKey: 'j1', stage: 'scored', score: 20 });
+
+      const [score] = activityRuns(await historyOf(workflowId), 'scoreJob');
+      expect(score).toMatchObject({ attempt: 2, completed: true, identity, heartbeatTimeoutS: 10 });
+      expect(score.identity).not.toBe(killedIdentity);
+      // The retry started within 30 s of the new worker polling (measured on the server's clock).
+      expect(score.startedAt - pollingAt).toBeLessThan(30_000);
+      // Once: the held call and its one retry reached the model, and the job is scored.
+      expect(llm.requests.length).toBe(2);
+      expect((await world.jobs.get('j1'))?.stage).toBe('scored');
+    } finally {
+      await worker.stop();
+      await llm.close();
+      await world.sim.stop();
+      fs.rmSync(world.dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

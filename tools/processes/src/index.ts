@@ -34,6 +34,8 @@ export interface WaitOptions {
   maxMs?: number;
   /** Between probes. Default 250. */
   intervalMs?: number;
+  /** Stops the wait (rejects). Default: when the test that waits is over. */
+  signal?: AbortSignal;
 }
 /** The `done` value of a probe's steps (typed on the steps, so `{ progress }` literals add no `undefined`). */
 type DoneOf<S> = S extends { done: infer T } ? T : never;
@@ -45,11 +47,17 @@ interface WaitForModule {
 const groups: ProcessGroupModule = require('../process-group.js');
 const waiting: WaitForModule = require('../wait-for.js');
 
+/** Aborted when the running test is over (afterEach), then replaced for the next one. */
+let testOver = new AbortController();
+
 /**
  * Polls `probe` until it returns `{ done }`; fails after `idleTimeoutMs` without a change of the
- * `{ progress }` it reports (or at `maxMs`). A probe that throws counts as no progress.
+ * `{ progress }` it reports (or at `maxMs`). A probe that throws counts as no progress. A wait still
+ * running when its test is over (the test hit jest's timeout) stops, so jest can exit.
  */
-export const waitFor = waiting.waitFor;
+export function waitFor<S extends WaitStep<unknown>>(probe: () => S | Promise<S>, options: WaitOptions): Promise<DoneOf<S>> {
+  return waiting.waitFor(probe, { signal: testOver.signal, ...options });
+}
 export const { processTree, pidAlive, groupAlive } = groups;
 
 export interface GroupProcess {
@@ -126,7 +134,13 @@ async function stopAll(set: Set<GroupProcess>): Promise<void> {
 // Registered once per test file (jest gives every file its own module registry). jest runs these
 // hooks also after a test failed or hit its timeout; their own timeout leaves room for the grace.
 const HOOK_TIMEOUT_MS = 120_000;
-if (typeof afterEach === 'function') afterEach(() => stopAll(live.test), HOOK_TIMEOUT_MS);
+if (typeof afterEach === 'function') {
+  afterEach(() => {
+    testOver.abort(new Error('the test is over'));
+    testOver = new AbortController();
+    return stopAll(live.test);
+  }, HOOK_TIMEOUT_MS);
+}
 if (typeof afterAll === 'function') {
   afterAll(async () => {
     await stopAll(live.suite);

@@ -4,9 +4,10 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as sqlite3 from 'sqlite3';
 import { sampleProfile } from '@jobctrl/shared/profile';
+import { GroupProcess, pidAlive, processTree, spawnGroup, waitFor } from '@jobctrl/tools/processes';
 
 // The board simulator is a test fixture server (plain JS).
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -36,23 +37,16 @@ function portOpen(port: number): Promise<boolean> {
   });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** Sizes of the stack's log files: they grow while it starts up, even before the API answers. */
+function logSizes(dir: string): number[] {
+  const logDir = path.join(dir, 'data', 'logs');
+  return fs.existsSync(logDir) ? fs.readdirSync(logDir).map((f) => fs.statSync(path.join(logDir, f)).size) : [];
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+/** A process that has already exited (its pid is free, so no lock can be held by it). */
+function deadPid(): number {
+  const res = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(res.stdout);
 }
 
 function readHeartbeatPayload(databasePath: string): Promise<Record<string, unknown>> {
@@ -84,8 +78,7 @@ describe('npm start', () => {
   let configPath: string;
   let apiPort: number;
   let temporalPort: number;
-  let stack: ChildProcess | undefined;
-  let output = '';
+  let stack: GroupProcess;
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-stack-'));
@@ -108,23 +101,41 @@ describe('npm start', () => {
     );
   });
 
+  // `npm start` runs in a process group of its own: spawnGroup stops it with the worker, API, dev
+  // server and Chromium under it after the test, whether it passed, failed or timed out.
   afterAll(async () => {
-    if (stack && stack.exitCode === null) stack.kill('SIGKILL');
+    await stack?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const api = (p: string, init?: RequestInit) => fetch(`http://127.0.0.1:${apiPort}${p}`, init);
 
   it('brings the worker to ready, runs a smoke workflow within the slot limit, and stops without leftovers', async () => {
-    stack = spawn(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env: userEnv(configPath), stdio: ['ignore', 'pipe', 'pipe'] });
-    stack.stdout?.on('data', (d) => (output += d));
-    stack.stderr?.on('data', (d) => (output += d));
+    // A lock left by a start that was killed: its pid is dead, so this start takes it over.
+    const stalePid = deadPid();
+    fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'data', 'jobctrl.pid'), JSON.stringify({ pid: stalePid, startTime: null, startedAt: '2020-01-01T00:00:00Z' }));
 
-    await waitFor('the "ready" line of npm start', async () => (output.includes('[jobctrl] ready') ? true : undefined), 150_000).catch((err) => {
-      throw new Error(`${err.message}\n--- npm start output ---\n${output}`);
+    stack = spawnGroup(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env: userEnv(configPath) });
+    const output = () => stack.output();
+
+    // Deadlines follow progress: start-up output and log growth extend the wait.
+    await waitFor(() => (output().includes('[jobctrl] ready') ? { done: true } : { progress: [output().length, logSizes(dir)] }), {
+      what: 'the "ready" line of npm start',
+      idleTimeoutMs: 120_000,
+    }).catch((err) => {
+      throw new Error(`${err.message}\n--- npm start output ---\n${output()}`);
     });
-    expect(output).toContain(`dev server listening on 127.0.0.1:${temporalPort}`);
-    expect(output).toContain(`http://127.0.0.1:${apiPort}`);
+    expect(output()).toContain(`took over the lock of pid ${stalePid}`);
+    expect(output()).toContain(`dev server listening on 127.0.0.1:${temporalPort}`);
+    expect(output()).toContain(`http://127.0.0.1:${apiPort}`);
+
+    // A second `npm start` on the same app dir names the running one and gives up at once, without
+    // waiting on anything (the running stack is untouched).
+    const second = spawnSync(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env: userEnv(configPath), encoding: 'utf8', timeout: 60_000 });
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain(`already running for ${path.join(dir, 'data')}: pid ${stack.pid}`);
+    expect(second.stdout).not.toContain('[temporal]');
 
     const health = (await (await api('/v1/health')).json()) as HealthBody;
     expect(health.worker).toMatchObject({ status: 'ready', newest: { activitySlots: 2, executorWidth: 4, taskQueue: 'jobctrl-default' } });
@@ -143,12 +154,11 @@ describe('npm start', () => {
     expect(started.status).toBe(202);
     const { workflowId } = (await started.json()) as { workflowId: string };
     const done = await waitFor(
-      'the smoke workflow',
       async () => {
         const body = (await (await api(`/v1/pipeline/smoke/${workflowId}`)).json()) as { status: string; result: unknown; lifecycle: unknown[] };
-        return body.status === 'COMPLETED' ? body : undefined;
+        return body.status === 'COMPLETED' ? { done: body } : { progress: body };
       },
-      60_000,
+      { what: 'the smoke workflow', idleTimeoutMs: 60_000 },
     );
     expect(done.result).toMatchObject({ completed: 6, maxObservedActive: 2, workers: [health.worker.newest.workerId] });
     expect(done.lifecycle).toEqual([expect.objectContaining({ workflowId, status: 'completed', workflowType: 'smokeWorkflow' })]);
@@ -174,14 +184,21 @@ describe('npm start', () => {
       const { runId, workflowId: runWorkflowId } = (await startedRun.json()) as { runId: string; workflowId: string };
       expect(runWorkflowId).toBe(`pipeline-${runId}`);
       const seen: number[] = [];
+      // No fixed deadline: the wait lasts while the run moves (families, discovered jobs, the
+      // preparation batch) and fails after 90 s without movement.
       const finished = await waitFor(
-        'the discovery run',
         async () => {
-          const run = (await (await api(`/v1/pipeline/runs/${runId}`)).json()) as { state: string; progress: { completed: number; total: number }; familiesFailed: string[]; jobsDiscovered: number };
+          const run = (await (await api(`/v1/pipeline/runs/${runId}`)).json()) as {
+            state: string;
+            progress: { completed: number; total: number };
+            preparation: unknown;
+            familiesFailed: string[];
+            jobsDiscovered: number;
+          };
           seen.push(run.progress.completed);
-          return run.state === 'completed' ? run : undefined;
+          return run.state === 'completed' ? { done: run } : { progress: [run.state, run.progress, run.preparation, run.jobsDiscovered] };
         },
-        90_000,
+        { what: 'the discovery run', idleTimeoutMs: 90_000 },
       );
       expect(finished).toMatchObject({ state: 'completed', familiesFailed: [], progress: { completed: 3, total: 3 } });
       expect([...seen].sort((a, b) => a - b)).toEqual(seen); // progress never went back
@@ -211,16 +228,20 @@ describe('npm start', () => {
     expect(fs.readFileSync(configPath).equals(before)).toBe(true);
 
     const pids = [health.worker.newest.pid as number, health.api.pid as number];
-    expect(pids.every(alive)).toBe(true);
-    stack.kill('SIGTERM');
-    const code = await new Promise<number | null>((resolve) => stack?.once('exit', (c) => resolve(c)));
-    expect(code).toBe(0);
-    expect(output).toContain('[jobctrl] stopped');
-    // Nothing left behind: worker and API processes gone, no one listening on the API or Temporal port.
-    await waitFor('worker and API to exit', async () => (pids.some(alive) ? undefined : true), 20_000);
+    expect(pids.every(pidAlive)).toBe(true);
+    // Everything `npm start` runs, in whatever process group: the parts, the dev server, Chromium.
+    const tree = processTree(stack.pid).map((p) => p.pid);
+    expect(tree).toEqual(expect.arrayContaining(pids));
+    expect(fs.existsSync(path.join(dir, 'data', 'jobctrl.pid'))).toBe(true);
+    stack.child.kill('SIGTERM');
+    expect(await stack.exited).toBe(0);
+    expect(output()).toContain('[jobctrl] stopped');
+    // Nothing left behind: no process of the stack, no lock, no one listening on the API or Temporal port.
+    await waitFor(() => (tree.some(pidAlive) ? { progress: tree.filter(pidAlive) } : { done: true }), { what: 'the stack processes to exit', idleTimeoutMs: 20_000 });
+    expect(fs.existsSync(path.join(dir, 'data', 'jobctrl.pid'))).toBe(false);
     expect(await portOpen(apiPort)).toBe(false);
     expect(await portOpen(temporalPort)).toBe(false);
-  });
+  }, 20 * 60_000); // the waits above follow progress; this only caps a machine that keeps moving
 
   it('a config.json with a bad value stops the worker with a message naming the key', () => {
     const bad = path.join(dir, 'bad.json');

@@ -42,3 +42,46 @@ export function retryPolicy(name: RetryPolicyName): RetryPolicy {
   if (p.nonRetryableErrorTypes) p.nonRetryableErrorTypes = [...p.nonRetryableErrorTypes];
   return p;
 }
+
+export interface ActivityTimeouts {
+  /** Upper bound of one attempt, however alive its worker is. */
+  startToCloseTimeout: Duration;
+  /** How soon an attempt held by a dead worker is retried elsewhere. */
+  heartbeatTimeout: Duration;
+}
+
+/**
+ * Short activities: an attempt held by a worker that died (kill -9, OOM, power) is retried ~12 s
+ * later (this + the 1-2 s first retry interval) instead of after its whole start-to-close timeout.
+ * A live attempt never hits it: the worker's activity interceptor heartbeats on a timer while an
+ * activity runs (libs/shared/temporal activity-interceptors.ts), even while it is blocked on a model
+ * call or a cooldown.
+ */
+const SHORT_HEARTBEAT: Duration = '10 seconds';
+
+/**
+ * Timeouts of every remote activity, under the names of RETRY_POLICIES (the local control-lane
+ * activities, recordWorkflowLifecycle and checkSpendBudget, use LOCAL_CONTROL_TIMEOUTS and cannot
+ * heartbeat). docs/retry-policies.md lists them too.
+ */
+export const ACTIVITY_TIMEOUTS = {
+  // A family and the enrichment consumer keep 30 s: they wait out host cooldowns of any length
+  // (the timer heartbeats cover the wait), and a crawl restarted elsewhere redoes work, so a
+  // few seconds' hiccup of a loaded worker should not trigger that.
+  discoverySourceFamily: { startToCloseTimeout: '30 minutes', heartbeatTimeout: '30 seconds' },
+  discoveryControl: { startToCloseTimeout: '2 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
+  discoveryEnrichment: { startToCloseTimeout: '2 hours', heartbeatTimeout: '30 seconds' },
+  scoreJob: { startToCloseTimeout: '3 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
+  tailorResume: { startToCloseTimeout: '5 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
+  writeCoverLetter: { startToCloseTimeout: '5 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
+  reviewCoverLetter: { startToCloseTimeout: '10 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
+  setPreparationStatus: { startToCloseTimeout: '30 seconds', heartbeatTimeout: SHORT_HEARTBEAT },
+  preparationBatchControl: { startToCloseTimeout: '1 minute', heartbeatTimeout: SHORT_HEARTBEAT },
+} as const satisfies Partial<Record<RetryPolicyName, ActivityTimeouts>>;
+
+export type RemoteActivityName = keyof typeof ACTIVITY_TIMEOUTS;
+
+/** The timeouts and retry policy of one remote activity, ready for proxyActivities. */
+export function activityOptions(name: RemoteActivityName): ActivityTimeouts & { retry: RetryPolicy } {
+  return { ...ACTIVITY_TIMEOUTS[name], retry: retryPolicy(name) };
+}

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { RETRY_POLICIES, type ActivityRetryPolicy } from './retry-policies.contract';
+import { ACTIVITY_TIMEOUTS, RETRY_POLICIES, type ActivityRetryPolicy } from './retry-policies.contract';
 
 /** docs/retry-policies.md is the readable form of RETRY_POLICIES; this keeps them from drifting. */
 describe('retry policies', () => {
@@ -26,5 +26,14 @@ describe('retry policies', () => {
     expect(Number(backoff)).toBe(policy.backoffCoefficient ?? 2);
     expect(longest).toBe(policy.maximumInterval ?? '—');
     expect(never).toBe(policy.nonRetryableErrorTypes?.join(', ') ?? '—');
+  });
+
+  it('documents every activity timeout as configured', () => {
+    const documented = doc
+      .split('\n')
+      .filter((line) => /^\| [a-zA-Z]+ \| \d+ (second|minute|hour)s? \|/.test(line))
+      .map((line) => line.split('|').slice(1, -1).map((c) => c.trim()));
+    const configured = Object.entries(ACTIVITY_TIMEOUTS).map(([name, t]) => [name, t.startToCloseTimeout, t.heartbeatTimeout]);
+    expect(documented).toEqual(configured);
   });
 });

@@ -16,31 +16,23 @@ import type {
   FamilyOutcome,
   FamilyPlan,
 } from '@jobctrl/pipeline/contracts';
-import { FAILED_RUN_STOPS_CONSUMER_PATCH, retryPolicy, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
+import { activityOptions, FAILED_RUN_STOPS_CONSUMER_PATCH, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
 import { describeFailure, recordLifecycle } from './lifecycle.helpers';
 
 // Each family is its own activity with its own timeout, heartbeat and retry policy: a family failure
 // is recorded and the run goes on to the next family.
 const family = proxyActivities<Pick<DiscoveryActivities, 'discoverySourceFamily'>>({
-  startToCloseTimeout: '30 minutes',
-  // A dead worker's family is retried elsewhere after this long; the family heartbeats per posting.
-  heartbeatTimeout: '30 seconds',
-  retry: retryPolicy('discoverySourceFamily'),
+  // A dead worker's family is retried elsewhere after its heartbeat timeout; a live family heartbeats
+  // on the worker's timer, so a host cooldown or Retry-After longer than that does not time it out.
+  ...activityOptions('discoverySourceFamily'),
   // A cancelled run waits for its families to acknowledge (next heartbeat), so nothing writes to the
   // run after it is recorded cancelled.
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
 
-const control = proxyActivities<Omit<DiscoveryActivities, 'discoverySourceFamily'>>({
-  startToCloseTimeout: '2 minutes',
-  retry: retryPolicy('discoveryControl'),
-});
+const control = proxyActivities<Omit<DiscoveryActivities, 'discoverySourceFamily'>>(activityOptions('discoveryControl'));
 
-const enrichmentOptions = {
-  startToCloseTimeout: '2 hours',
-  heartbeatTimeout: '30 seconds',
-  retry: retryPolicy('discoveryEnrichment'),
-} as const;
+const enrichmentOptions = activityOptions('discoveryEnrichment');
 const enrichment = proxyActivities<EnrichmentActivities>(enrichmentOptions);
 // The live consumer runs for the whole crawl and learns of its cancel through a heartbeat. Waiting for
 // the cancel to complete keeps it from overlapping the terminal reconcile (double fetches, double

@@ -8,33 +8,21 @@ import type {
   ScoringActivities,
   TailoringActivities,
 } from '@jobctrl/pipeline/contracts';
-import { COVER_LETTER_MAX_ATTEMPTS, PREP_STAGED_PATCH, PREPARATION_DONE_SIGNAL, retryPolicy } from '@jobctrl/pipeline/contracts';
+import { activityOptions, COVER_LETTER_MAX_ATTEMPTS, PREP_STAGED_PATCH, PREPARATION_DONE_SIGNAL } from '@jobctrl/pipeline/contracts';
 import { listenForBudgetChanges, spendful } from './spend.helpers';
 
 // Retry policies from the error taxonomy (docs/retry-policies.md): provider rate limits and outages
 // retry with backoff (a Retry-After sets the next delay); auth, bad requests, missing jobs and the
-// spend ceiling do not.
+// spend ceiling do not. Each stage has a short heartbeat timeout, so a job held by a worker that died
+// is retried within seconds; a live stage heartbeats through its model call (the worker's timer).
 
-const scoring = proxyActivities<ScoringActivities>({
-  startToCloseTimeout: '3 minutes',
-  retry: retryPolicy('scoreJob'),
-});
+const scoring = proxyActivities<ScoringActivities>(activityOptions('scoreJob'));
 
-const tailoring = proxyActivities<TailoringActivities>({
-  startToCloseTimeout: '5 minutes',
-  retry: retryPolicy('tailorResume'),
-});
+const tailoring = proxyActivities<TailoringActivities>(activityOptions('tailorResume'));
 
-const writer = proxyActivities<Pick<CoverLetterActivities, 'writeCoverLetter'>>({
-  startToCloseTimeout: '5 minutes',
-  retry: retryPolicy('writeCoverLetter'),
-});
+const writer = proxyActivities<Pick<CoverLetterActivities, 'writeCoverLetter'>>(activityOptions('writeCoverLetter'));
 
-const reviewer = proxyActivities<Pick<CoverLetterActivities, 'reviewCoverLetter'>>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: retryPolicy('reviewCoverLetter'),
-});
+const reviewer = proxyActivities<Pick<CoverLetterActivities, 'reviewCoverLetter'>>(activityOptions('reviewCoverLetter'));
 
 /**
  * Per-job preparation, started as prep-{idempotency_key} with USE_EXISTING by every path. Stage

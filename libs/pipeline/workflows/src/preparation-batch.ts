@@ -11,14 +11,11 @@ import type {
   PreparationSelection,
   PreparationStage,
 } from '@jobctrl/pipeline/contracts';
-import { PENDING_STAGE_OF, PREPARATION_DONE_SIGNAL, retryPolicy } from '@jobctrl/pipeline/contracts';
+import { activityOptions, PENDING_STAGE_OF, PREPARATION_DONE_SIGNAL } from '@jobctrl/pipeline/contracts';
 import { checkBudget } from './spend.helpers';
 import { PREP_BATCH_PAGED_PATCH } from '@jobctrl/pipeline/contracts';
 
-const control = proxyActivities<PreparationBatchActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: retryPolicy('preparationBatchControl'),
-});
+const control = proxyActivities<PreparationBatchActivities>(activityOptions('preparationBatchControl'));
 
 /** Fallback poll: a started job's own signal usually ends the wait sooner. */
 const POLL_MS = 5_000;

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, condition, defineSignal, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { PreparationStatusActivities, SpendActivities } from '@jobctrl/pipeline/contracts';
-import { LOCAL_CONTROL_TIMEOUTS, retryPolicy, SPEND_BUDGET_CHANGED_SIGNAL, SPEND_CEILING_REACHED } from '@jobctrl/pipeline/contracts';
+import { activityOptions, LOCAL_CONTROL_TIMEOUTS, retryPolicy, SPEND_BUDGET_CHANGED_SIGNAL, SPEND_CEILING_REACHED } from '@jobctrl/pipeline/contracts';
 
 // The spend preflight is a short control: it runs in the local control lane, never behind model work.
 const { checkSpendBudget } = proxyLocalActivities<SpendActivities>({
@@ -8,10 +8,7 @@ const { checkSpendBudget } = proxyLocalActivities<SpendActivities>({
   retry: retryPolicy('checkSpendBudget'),
 });
 
-const status = proxyActivities<PreparationStatusActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: retryPolicy('setPreparationStatus'),
-});
+const status = proxyActivities<PreparationStatusActivities>(activityOptions('setPreparationStatus'));
 
 const budgetChanged = defineSignal(SPEND_BUDGET_CHANGED_SIGNAL);
 
