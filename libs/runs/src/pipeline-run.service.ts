@@ -1,4 +1,5 @@
-import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { badRequest, conflict } from '@jobctrl/shared/api-errors';
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import {
@@ -70,12 +71,7 @@ export class PipelineRunService {
 
   async start(dto: StartPipelineRunDto): Promise<{ runId: string; workflowId: string }> {
     if (dto.sourceIds && !dto.stages.includes('discover')) {
-      throw new BadRequestException({
-        statusCode: 400,
-        error: 'Bad Request',
-        message: 'sourceIds select sources to discover: they need the discover stage',
-        errors: [{ field: 'sourceIds', value: dto.sourceIds, rule: 'only with the discover stage' }],
-      });
+      throw badRequest([{ field: 'sourceIds', value: dto.sourceIds, rule: 'only with the discover stage' }], 'sourceIds select sources to discover: they need the discover stage');
     }
     // Only sources that exist and are enabled: a run never waits on a source it cannot crawl.
     if (dto.sourceIds) await this.sources.requireRunnable(dto.sourceIds);
@@ -149,7 +145,7 @@ export class PipelineRunService {
     if (!run) throw new NotFoundException(`no run ${runId}`);
     const view = await this.get(runId);
     if (!['running', 'pending', 'spend_ceiling_reached'].includes(view.state)) {
-      throw new ConflictException({ statusCode: 409, error: 'Conflict', message: `run ${runId} is already ${view.state}` });
+      throw conflict(`run ${runId} is already ${view.state}`);
     }
     try {
       await (await this.temporal.client()).workflow.getHandle(run.workflowId).cancel();

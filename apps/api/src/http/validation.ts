@@ -1,21 +1,6 @@
 import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { badRequest, type FieldError } from '@jobctrl/shared/api-errors';
 import { ConfigError } from '@jobctrl/shared/config';
-
-/** One bad field in a 400 answer: the dotted field path, the value sent and the rule it broke. */
-export interface FieldError {
-  field: string;
-  value: unknown;
-  rule: string;
-}
-
-export function badRequest(errors: FieldError[]): BadRequestException {
-  return new BadRequestException({
-    statusCode: 400,
-    error: 'Bad Request',
-    message: errors.map((e) => `${e.field} = ${JSON.stringify(e.value)}: ${e.rule}`).join('; '),
-    errors,
-  });
-}
 
 export function configErrorToBadRequest(err: ConfigError): BadRequestException {
   return badRequest(err.issues.map((i) => ({ field: i.key, value: i.value, rule: i.rule })));

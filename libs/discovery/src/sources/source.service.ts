@@ -1,4 +1,5 @@
-import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { badRequest, conflict } from '@jobctrl/shared/api-errors';
 import { randomUUID } from 'node:crypto';
 import { SOURCE_ADAPTERS } from '../adapters/source-adapter.registry';
 import { SourceConfigError, SourceKind } from '../adapters/source-adapter.model';
@@ -40,7 +41,7 @@ export class SourceService {
   async update(id: string, dto: UpdateSourceDto, now = Date.now()): Promise<SourceView> {
     const current = await this.require(id);
     if (dto.kind !== undefined && dto.kind !== current.kind) {
-      throw fieldError('kind', dto.kind, `cannot change from ${current.kind}; create a new source instead`);
+      throw badRequest([{ field: 'kind', value: dto.kind, rule: `cannot change from ${current.kind}; create a new source instead` }]);
     }
     const next = Object.assign(new SourceEntity(), current, {
       name: dto.name ?? current.name,
@@ -66,21 +67,17 @@ export class SourceService {
     const all = await this.repository.list();
     const unknown = ids.filter((id) => !all.some((s) => s.id === id));
     if (unknown.length > 0) {
-      throw new BadRequestException({
-        statusCode: 400,
-        error: 'Bad Request',
-        message: `unknown source ids: ${unknown.join(', ')}`,
-        errors: unknown.map((id) => ({ field: 'sourceIds', value: id, rule: 'must be the id of an existing source (GET /v1/sources)' })),
-      });
+      throw badRequest(
+        unknown.map((id) => ({ field: 'sourceIds', value: id, rule: 'must be the id of an existing source (GET /v1/sources)' })),
+        `unknown source ids: ${unknown.join(', ')}`,
+      );
     }
     const disabled = all.filter((s) => ids.includes(s.id) && !s.enabled);
     if (disabled.length > 0) {
-      throw new ConflictException({
-        statusCode: 409,
-        error: 'Conflict',
-        message: `disabled sources cannot run: ${disabled.map((s) => `${s.name} (${s.id})`).join(', ')}; enable them with PATCH /v1/sources/:id`,
-        errors: disabled.map((s) => ({ field: 'sourceIds', value: s.id, rule: 'source is disabled' })),
-      });
+      throw conflict(
+        `disabled sources cannot run: ${disabled.map((s) => `${s.name} (${s.id})`).join(', ')}; enable them with PATCH /v1/sources/:id`,
+        disabled.map((s) => ({ field: 'sourceIds', value: s.id, rule: 'source is disabled' })),
+      );
     }
   }
 
@@ -92,7 +89,7 @@ export class SourceService {
 
   private async saveOrConflict(entity: SourceEntity): Promise<void> {
     if (!(await this.repository.save(entity))) {
-      throw new ConflictException({ statusCode: 409, error: 'Conflict', message: `a source named ${JSON.stringify(entity.name)} already exists`, errors: [{ field: 'name', value: entity.name, rule: 'must be unique' }] });
+      throw conflict(`a source named ${JSON.stringify(entity.name)} already exists`, [{ field: 'name', value: entity.name, rule: 'must be unique' }]);
     }
   }
 }
@@ -108,19 +105,13 @@ function checkedConfig(kind: SourceKind, config: Record<string, unknown>): Recor
     return config;
   } catch (err) {
     if (err instanceof SourceConfigError) {
-      throw new BadRequestException({
-        statusCode: 400,
-        error: 'Bad Request',
-        message: err.message,
-        errors: err.issues.map((i) => ({ field: `config.${i.field}`, value: i.value, rule: i.rule })),
-      });
+      throw badRequest(
+        err.issues.map((i) => ({ field: `config.${i.field}`, value: i.value, rule: i.rule })),
+        err.message,
+      );
     }
     throw err;
   }
-}
-
-function fieldError(field: string, value: unknown, rule: string): BadRequestException {
-  return new BadRequestException({ statusCode: 400, error: 'Bad Request', message: `${field} = ${JSON.stringify(value)}: ${rule}`, errors: [{ field, value, rule }] });
 }
 
 function toView(e: SourceEntity): SourceView {
