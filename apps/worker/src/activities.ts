@@ -13,7 +13,7 @@ import { createScoringActivities } from '@jobctrl/scoring';
 import { createTailoringActivities } from '@jobctrl/tailoring';
 import { createCoverLetterActivities, ReviewExecutor } from '@jobctrl/cover-letter';
 import { createPreparationActivities } from '@jobctrl/preparation';
-import { describePreparation, startPreparation, startPreparationForBatch, wakePausedPreparations } from './preparation-starter';
+import { describePreparation, startPreparation, startPreparationForBatch, wakePausedPreparations } from '@jobctrl/runs/worker';
 
 export interface PipelineSettings {
   /**

@@ -9,7 +9,7 @@ import { discoverWorkflowId, prepWorkflowId, TERMINAL_HANDOFF_PATCH } from '@job
 import { LifecycleProjector } from '@jobctrl/shared/jobs';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from './create-worker';
-import { startPreparationWith } from './preparation-starter';
+import { startPreparationWith } from '@jobctrl/runs/worker';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
 import { setupBoardWorld } from './test-support/board-world.fixture';
 

@@ -13,7 +13,7 @@ import { type JobRecord, JobRepository, PREPARATION_PENDING_STAGES, PreparationR
 import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker } from './create-worker';
-import { PreparationRecovery } from './preparation-recovery';
+import { PreparationRecovery } from '@jobctrl/runs/worker';
 import { useSuiteTemporal } from './test-support/temporal.harness';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });

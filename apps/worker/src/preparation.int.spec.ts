@@ -9,7 +9,7 @@ import { PipelineRunRepository } from '@jobctrl/runs';
 import { SpendLedgerRepository, startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm';
 import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
 import { workflowsEntry } from './create-worker';
-import { PreparationRecovery, RECOVERY_WORKFLOW_ID } from './preparation-recovery';
+import { PreparationRecovery, RECOVERY_WORKFLOW_ID } from '@jobctrl/runs/worker';
 import { allJobs, setupPreparationWorld, startPipeline as startPipelineRun, type PreparationWorldOptions } from './test-support/preparation-world.fixture';
 import { useSuiteTemporal } from './test-support/temporal.harness';
 

@@ -9,7 +9,7 @@ import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { temporalConnectOptions, workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, JobctrlWorker } from './create-worker';
 import { createWorkerHeartbeatWriter } from './worker-heartbeat';
-import { PreparationRecovery } from './preparation-recovery';
+import { PreparationRecovery } from '@jobctrl/runs/worker';
 
 /** The worker process: connects, builds the Worker, heartbeats, runs until a shutdown signal. */
 @Injectable()
