@@ -119,11 +119,15 @@ describe('npm start', () => {
     stack = spawnGroup(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env: userEnv(configPath) });
     const output = () => stack.output();
 
-    // Deadlines follow progress: start-up output and log growth extend the wait.
-    await waitFor(() => (output().includes('[jobctrl] ready') ? { done: true } : { progress: [output().length, logSizes(dir)] }), {
-      what: 'the "ready" line of npm start',
-      idleTimeoutMs: 120_000,
-    }).catch((err) => {
+    // Deadlines follow progress: start-up output and log growth extend the wait; a start that gave up
+    // (a part died) fails the test at once.
+    await Promise.race([
+      waitFor(() => (output().includes('[jobctrl] ready') ? { done: true } : { progress: [output().length, logSizes(dir)] }), {
+        what: 'the "ready" line of npm start',
+        idleTimeoutMs: 120_000,
+      }),
+      stack.exited.then((code) => Promise.reject(new Error(`npm start exited (${code}) before it was ready`))),
+    ]).catch((err) => {
       throw new Error(`${err.message}\n--- npm start output ---\n${output()}`);
     });
     expect(output()).toContain(`took over the lock of pid ${stalePid}`);
