@@ -1,4 +1,5 @@
 import { CanActivate, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { ErrorCodes } from '@jobctrl/shared/errors';
 import { WorkerReadinessService } from './worker-readiness.service';
 
 /**
@@ -15,7 +16,7 @@ export class WorkerReadyGuard implements CanActivate {
     throw new ServiceUnavailableException({
       statusCode: 503,
       error: 'Service Unavailable',
-      code: 'worker_not_ready',
+      code: ErrorCodes.workerNotReady,
       message: `worker is ${worker.status}: ${worker.reason}`,
       worker,
     });

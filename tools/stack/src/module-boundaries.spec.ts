@@ -52,6 +52,14 @@ describe('module boundaries (nx lint)', () => {
     expect(await boundaryErrors('libs/shared/jobs/src/x.ts', `import { RunsModule } from '@jobctrl/runs';\nexport const x = RunsModule;\n`)).not.toEqual([]);
   });
 
+  it('lets contracts and shared libs import the error codes, which themselves import nothing of ours', async () => {
+    const codes = `import { ErrorCodes } from '@jobctrl/shared/errors';\nexport const x = ErrorCodes;\n`;
+    expect(await boundaryErrors('libs/pipeline/contracts/src/x.ts', codes)).toEqual([]);
+    expect(await boundaryErrors('libs/shared/db/src/x.ts', codes)).toEqual([]);
+    expect(await boundaryErrors('libs/shared/errors/src/x.ts', `import { loadConfig } from '@jobctrl/shared/config';\nexport const x = loadConfig;\n`)).not.toEqual([]);
+    expect(await boundaryErrors('libs/shared/errors/src/x.ts', `import { RETRY_POLICIES } from '@jobctrl/pipeline/contracts';\nexport const x = RETRY_POLICIES;\n`)).not.toEqual([]);
+  });
+
   it('allows the permitted directions', async () => {
     expect(await boundaryErrors('libs/scoring/src/x.ts', `import { loadConfig } from '@jobctrl/shared/config';\nexport const x = loadConfig;\n`)).toEqual([]);
     expect(await boundaryErrors('apps/worker/src/x.ts', `import { smokeWorkflow } from '@jobctrl/pipeline/workflows';\nexport const x = smokeWorkflow;\n`)).toEqual([]);

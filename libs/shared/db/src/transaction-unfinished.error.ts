@@ -1,3 +1,5 @@
+import { ErrorCodes } from '@jobctrl/shared/errors';
+
 /**
  * A unit of work returned successfully but left a transaction open. Its writes were rolled back, so
  * reporting success would claim a result that was never saved; the spec's error code lets the
@@ -5,7 +7,7 @@
  */
 export class TransactionUnfinishedError extends Error {
   override readonly name = 'TransactionUnfinishedError';
-  readonly code = 'activity_transaction_unfinished' as const;
+  readonly code = ErrorCodes.activityTransactionUnfinished;
 
   constructor(readonly databasePath: string) {
     super(

@@ -1,10 +1,8 @@
 import type { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptors, ActivityInterceptorsFactory } from '@temporalio/worker';
+import { ErrorCodes } from '@jobctrl/shared/errors';
 import { ActivityGauge } from './activity-gauge';
-
-export const ACTIVITY_TRANSACTION_UNFINISHED = 'activity_transaction_unfinished';
-export const LOCAL_CONTROL_NOT_ALLOWED = 'local_control_not_allowed';
 
 export interface ActivityInterceptorOptions {
   gauge: ActivityGauge;
@@ -32,7 +30,7 @@ export function createActivityInterceptors(opts: ActivityInterceptorOptions): Ac
         const { isLocal, activityType } = ctx.info;
         if (isLocal && !opts.localControlAllowlist.includes(activityType)) {
           throw ApplicationFailure.create({
-            type: LOCAL_CONTROL_NOT_ALLOWED,
+            type: ErrorCodes.localControlNotAllowed,
             nonRetryable: true,
             message: `activity ${activityType} is not on the local control allowlist (${opts.localControlAllowlist.join(', ')}); schedule it as a remote activity`,
           });
@@ -94,9 +92,9 @@ function startLivenessHeartbeats(ctx: Context, maxIntervalMs: number): () => voi
 }
 
 function toActivityFailure(err: unknown): unknown {
-  if (err instanceof Error && (err as { code?: unknown }).code === ACTIVITY_TRANSACTION_UNFINISHED) {
+  if (err instanceof Error && (err as { code?: unknown }).code === ErrorCodes.activityTransactionUnfinished) {
     return ApplicationFailure.create({
-      type: ACTIVITY_TRANSACTION_UNFINISHED,
+      type: ErrorCodes.activityTransactionUnfinished,
       nonRetryable: true,
       message: err.message,
       cause: err,
