@@ -39,6 +39,10 @@ export interface FamilyOutcome {
 export interface DiscoverWorkflowResult {
   runId: string;
   state: 'completed' | 'cancelled';
+  /**
+   * The spec's `families_failed`: families whose activity failed after its retries. The run records
+   * each one and goes on to the next family; the API shows them as the run's `familiesFailed`.
+   */
   familiesFailed: string[];
   familiesCompleted: string[];
   enriched: number;
@@ -52,6 +56,12 @@ export interface DiscoveryEnrichmentInput {
   internalConcurrency: number;
 }
 
+/**
+ * Counts of one enrichment consumer. The spec's `worker_crashes` and `counts_known` (an internal
+ * worker crashing fails the batch, the counts say whether they are complete) are not reported here:
+ * an exception escaping one of the consumer's lanes cancels and awaits its siblings, then fails the
+ * whole activity, which Temporal retries by policy; the counts of a failed attempt are not returned.
+ */
 export interface DiscoveryEnrichmentResult {
   enriched: number;
   failed: number;
