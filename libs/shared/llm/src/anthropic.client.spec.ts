@@ -1,43 +1,16 @@
-import { createLlmClient } from './llm-client.factory';
-import type { LlmClient, StructuredRequest } from './llm.types';
-import { startLlmSimulator, type LlmSimulator } from './testing/llm-simulator';
+import type { LlmClient } from './llm.types';
+import { simulatedClient, simulatorPerTest, titleRequest } from './testing/model-client.fixture';
 
 const schema = { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] };
 
-function request(): StructuredRequest<{ title: string }> {
-  return {
-    lane: 'cover',
-    system: 'You write cover letters.',
-    user: 'Write one.',
-    schemaName: 'letter',
-    schema,
-    maxOutputTokens: 500,
-    parse: (value) => {
-      const title = (value as { title?: unknown }).title;
-      if (typeof title !== 'string') throw new Error('title must be a string');
-      return { title };
-    },
-  };
-}
+const request = () =>
+  titleRequest({ lane: 'cover', system: 'You write cover letters.', user: 'Write one.', schemaName: 'letter', schema, maxOutputTokens: 500 });
 
 describe('AnthropicClient', () => {
-  let sim: LlmSimulator;
-
-  beforeEach(async () => {
-    sim = await startLlmSimulator({ respond: () => ({ title: 'Dear team' }) });
-  });
-  afterEach(() => sim.close());
+  const simulator = simulatorPerTest('Dear team');
 
   function client(apiKey?: string): LlmClient {
-    return createLlmClient({
-      provider: 'anthropic',
-      model: 'claude-test',
-      baseUrl: sim.origin,
-      apiKey,
-      prices: { 'claude-test': { input_usd_per_mtok: 3, output_usd_per_mtok: 15 } },
-      timeoutMs: 2000,
-      onUsage: () => Promise.resolve(),
-    });
+    return simulatedClient({ provider: 'anthropic', model: 'claude-test', baseUrl: simulator().origin, apiKey, prices: { 'claude-test': { input_usd_per_mtok: 3, output_usd_per_mtok: 15 } } });
   }
 
   it('posts v1/messages with x-api-key, the API version and a forced tool call', async () => {
@@ -46,7 +19,7 @@ describe('AnthropicClient', () => {
     expect(result.usage[0]).toMatchObject({ provider: 'anthropic', lane: 'cover', effort: 'medium', outcome: 'ok' });
     expect(result.usage[0].costUsd).toBeGreaterThan(0);
 
-    const [sent] = sim.requests;
+    const [sent] = simulator().requests;
     expect(sent.path).toBe('/v1/messages');
     expect(sent.headers).toMatchObject({
       'x-api-key': 'ak-123',
@@ -65,9 +38,9 @@ describe('AnthropicClient', () => {
   });
 
   it('answers the invalid tool call with an error tool_result carrying the repair instruction', async () => {
-    sim.enqueue({ content: { title: 42 } });
+    simulator().enqueue({ content: { title: 42 } });
     await client().generate(request());
-    const messages = sim.requests[1].body?.['messages'] as { role: string; content: unknown }[];
+    const messages = simulator().requests[1].body?.['messages'] as { role: string; content: unknown }[];
     expect(messages).toHaveLength(3);
     expect(messages[1]).toEqual({
       role: 'assistant',
@@ -88,9 +61,9 @@ describe('AnthropicClient', () => {
   });
 
   it('answers a text-only reply (no tool call) with a plain-text repair turn', async () => {
-    sim.enqueue({ content: 'Sure! Here is a letter.' });
+    simulator().enqueue({ content: 'Sure! Here is a letter.' });
     await client().generate(request());
-    const messages = sim.requests[1].body?.['messages'] as { role: string; content: unknown }[];
+    const messages = simulator().requests[1].body?.['messages'] as { role: string; content: unknown }[];
     expect(messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Sure! Here is a letter.' }] });
     expect(messages[2]).toEqual({
       role: 'user',
