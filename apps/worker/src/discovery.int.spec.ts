@@ -12,6 +12,7 @@ import { createJobctrlWorker, workflowsEntry } from './create-worker';
 import { startPreparationWith } from '@jobctrl/runs/worker';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
 import { setupBoardWorld } from './test-support/board-world.fixture';
+import { waitFor } from '@jobctrl/tools/processes';
 
 const address = testTemporalAddress();
 
@@ -47,6 +48,40 @@ async function prepWorkflowsOn(taskQueue: string): Promise<string[]> {
   return ids;
 }
 
+type World = Awaited<ReturnType<typeof setupBoardWorld>>;
+
+/**
+ * The prep workflow ids on the world's queue once there is one per job and every job is scored. The
+ * wait lasts while either count moves (a loaded machine is slow, not stuck); the caller's assertions
+ * say what is missing when it stops moving.
+ */
+async function prepWorkflowsWhenScored(w: World, expected: number): Promise<string[]> {
+  const scored = async () => (await w.jobs.list({ stage: 'scored', limit: 1, offset: 0 })).total;
+  let ids: string[] = [];
+  await waitFor(
+    async () => {
+      ids = (await prepWorkflowsOn(w.taskQueue)).sort();
+      const count = await scored();
+      return ids.length >= expected && count === expected ? { done: true } : { progress: [ids.length, count] };
+    },
+    { what: 'a scored preparation per job', idleTimeoutMs: 60_000, intervalMs: 300 },
+  ).catch(() => undefined);
+  return ids;
+}
+
+/** Until the run has completed `families` families: follows the run's progress, no fixed deadline. */
+async function untilFamiliesDone(w: World, runId: string, families: number, log = () => ''): Promise<void> {
+  await waitFor(
+    async () => {
+      const run = await w.runs.get(runId);
+      return run && run.progress.completed >= families ? { done: true } : { progress: run?.progress ?? null };
+    },
+    { what: `${families} families of the run`, idleTimeoutMs: 60_000, intervalMs: 50 },
+  ).catch((err: Error) => {
+    throw new Error(`the run never got going: ${err.message}\n${log()}`);
+  });
+}
+
 describe('DiscoverWorkflow against the board simulator', () => {
   it('4 families × 50 jobs (+ a mirror source): every unique job stored once, enriched, exactly one preparation per job', async () => {
     const s = await setup(50);
@@ -78,13 +113,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
 
         // Exactly one prep-{idempotency_key} per job, and each finished scoring the job.
         const expectedIds = items.map((j) => prepWorkflowId(j.idempotencyKey)).sort();
-        let ids: string[] = [];
-        for (let i = 0; i < 100; i++) {
-          ids = (await prepWorkflowsOn(s.taskQueue)).sort();
-          const scored = (await s.jobs.list({ stage: 'scored', limit: 1, offset: 0 })).total;
-          if (ids.length >= expectedIds.length && scored === unique.length) break;
-          await new Promise((r) => setTimeout(r, 300));
-        }
+        const ids = await prepWorkflowsWhenScored(s, unique.length);
         expect(ids).toEqual(expectedIds);
         expect((await s.jobs.list({ stage: 'scored', limit: 1, offset: 0 })).total).toBe(unique.length);
       });
@@ -149,12 +178,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
       await s.jw.worker.runUntil(async () => {
         const runId = randomUUID();
         const handle = await suite.client.workflow.start('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
-        for (let i = 0; ; i++) {
-          const run = await s.runs.get(runId);
-          if (run && run.progress.completed >= 1) break;
-          if (i > 600) throw new Error('the run never got going');
-          await new Promise((r) => setTimeout(r, 50));
-        }
+        await untilFamiliesDone(s, runId, 1);
         await handle.cancel();
         const err = await handle.result().then(() => undefined, (e: unknown) => e);
         expect(err).toBeInstanceOf(WorkflowFailedError);
@@ -259,12 +283,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
       const runId = randomUUID();
       const handle = await suite.client.workflow.start('discoverWorkflow', { taskQueue: data.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
       // Kill the worker once families have committed jobs but before the run is over.
-      for (let i = 0; ; i++) {
-        const run = await data.runs.get(runId);
-        if (run && run.progress.completed >= 2) break;
-        if (i > 600) throw new Error(`the run never got going\n${worker.log()}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await untilFamiliesDone(data, runId, 2, () => worker.log());
       expect((await data.runs.get(runId))?.state).toBe('running');
       worker.child.kill('SIGKILL');
       await new Promise((r) => worker.child.once('exit', r));
@@ -278,13 +297,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
       expect(total).toBe(unique.length);
       expect(await data.runs.get(runId)).toMatchObject({ state: 'completed', progress: { completed: 6, total: 6 }, jobsDiscovered: unique.length });
       const expectedIds = items.map((j) => prepWorkflowId(j.idempotencyKey)).sort();
-      let ids: string[] = [];
-      for (let i = 0; i < 300; i++) {
-        ids = (await prepWorkflowsOn(data.taskQueue)).sort();
-        const scored = (await data.jobs.list({ stage: 'scored', limit: 1, offset: 0 })).total;
-        if (ids.length >= expectedIds.length && scored === unique.length) break;
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      const ids = await prepWorkflowsWhenScored(data, unique.length);
       expect(ids).toEqual(expectedIds);
       expect((await data.jobs.list({ stage: 'scored', limit: 1, offset: 0 })).total).toBe(unique.length);
     } finally {

@@ -1,8 +1,9 @@
 import * as path from 'node:path';
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, WorkerOptions } from '@temporalio/worker';
 import { workflowsEntry } from '../create-worker';
+import { spawnGroup } from '@jobctrl/tools/processes';
 
 /** The dev server of this test run (started by the jest globalSetup or by `npm test`). */
 export function testTemporalAddress(): string {
@@ -35,30 +36,21 @@ export async function openTestConnections(address: string): Promise<TestConnecti
 export interface WorkerProcess {
   child: ChildProcess;
   log: () => string;
-  /** SIGTERM and wait for the exit. */
+  /** SIGTERM to its process group, a grace, then SIGKILL; resolves once nothing of it runs. */
   stop(): Promise<void>;
 }
 
-/** The real worker app (apps/worker/src/main.ts) in its own process, as `nx serve worker` runs it. */
+/**
+ * The real worker app (apps/worker/src/main.ts) in its own process group, as `npm start` runs it.
+ * spawnGroup stops it (and the Chromium it may have started) after the test, also when it failed.
+ */
 export function spawnWorkerApp(configPath: string, temporalAddress: string): WorkerProcess {
   const root = path.resolve(__dirname, '..', '..', '..', '..');
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', path.join(__dirname, '..', 'main.ts')], {
+  const worker = spawnGroup(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', path.join(__dirname, '..', 'main.ts')], {
     cwd: root,
     env: { ...process.env, JOBCTRL_CONFIG: configPath, TEMPORAL_ADDRESS: temporalAddress, TS_NODE_PROJECT: path.join(root, 'tsconfig.base.json') },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let log = '';
-  child.stdout?.on('data', (d) => (log += d));
-  child.stderr?.on('data', (d) => (log += d));
-  return {
-    child,
-    log: () => log,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    },
-  };
+  return { child: worker.child, log: worker.output, stop: () => worker.stop() };
 }
 
 export interface SuiteTemporal {
