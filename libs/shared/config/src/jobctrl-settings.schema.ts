@@ -62,6 +62,10 @@ function NonEmptyString(message: string = RULE.nonEmptyString): PropertyDecorato
   return ValidateBy({ name: 'isNonEmptyString', validator: { validate: isNonEmptyString } }, { message });
 }
 
+function OptionalNonEmptyString(): PropertyDecorator {
+  return applyAll(IsOptional(), NonEmptyString());
+}
+
 function HostPort(): PropertyDecorator {
   return ValidateBy({ name: 'isHostPort', validator: { validate: isHostPort } }, { message: RULE.hostPortOrNull });
 }
@@ -195,20 +199,16 @@ export class JobctrlSettings {
   @IsBoolean({ message: RULE.boolean })
   temporal_tls = false;
 
-  @IsOptional()
-  @NonEmptyString()
+  @OptionalNonEmptyString()
   temporal_tls_ca_path?: string = undefined;
 
-  @IsOptional()
-  @NonEmptyString()
+  @OptionalNonEmptyString()
   temporal_tls_cert_path?: string = undefined;
 
-  @IsOptional()
-  @NonEmptyString()
+  @OptionalNonEmptyString()
   temporal_tls_key_path?: string = undefined;
 
-  @IsOptional()
-  @NonEmptyString()
+  @OptionalNonEmptyString()
   temporal_tls_server_name?: string = undefined;
 
   /** The NAME of the environment variable holding the key, so the key never lands in config.json. */
@@ -274,12 +274,26 @@ export const LLM_SETTINGS_KEYS: readonly LlmSettingsKey[] = Object.freeze(
 /** Keys where null is a meaningful value rather than "use the default". */
 export const NULLABLE_SETTINGS_KEYS: readonly SettingsKey[] = Object.freeze(['database_path', 'temporal_address']);
 
-/** Keys that may be absent; null in a document means the same as absent. */
-export const OPTIONAL_SETTINGS_KEYS: readonly SettingsKey[] = Object.freeze([
+/** The Temporal connection's TLS files and server name, used when temporal_tls is on; each may be absent. */
+export const TEMPORAL_TLS_OPTION_KEYS: readonly SettingsKey[] = Object.freeze([
   'temporal_tls_ca_path',
   'temporal_tls_cert_path',
   'temporal_tls_key_path',
   'temporal_tls_server_name',
+]);
+
+/**
+ * How an app reaches Temporal: address, namespace, TLS and the API key's variable. Both apps open
+ * their Temporal client at start, so each of these needs a restart of both.
+ */
+export const TEMPORAL_CONNECTION_KEYS: readonly SettingsKey[] = Object.freeze([
+  'temporal_address',
+  'temporal_namespace',
+  'temporal_tls',
+  ...TEMPORAL_TLS_OPTION_KEYS,
   'temporal_api_key_env',
 ]);
+
+/** Keys that may be absent; null in a document means the same as absent. */
+export const OPTIONAL_SETTINGS_KEYS: readonly SettingsKey[] = Object.freeze([...TEMPORAL_TLS_OPTION_KEYS, 'temporal_api_key_env']);
 export const OPTIONAL_LLM_KEYS: readonly LlmSettingsKey[] = Object.freeze(['model', 'base_url', 'api_key_env']);

@@ -1,20 +1,13 @@
-import type { SettingsKey } from './jobctrl-settings.schema';
+import { TEMPORAL_CONNECTION_KEYS, type SettingsKey } from './jobctrl-settings.schema';
 
 /** Settings the worker reads only at start; changing one takes effect after a worker restart. */
 export const WORKER_RESTART_KEYS: readonly SettingsKey[] = Object.freeze([
   'worker_activity_slots',
   'app_dir',
   'database_path',
-  'temporal_address',
-  'temporal_namespace',
+  ...TEMPORAL_CONNECTION_KEYS,
   'temporal_task_queue',
   'temporal_dev_server_port',
-  'temporal_tls',
-  'temporal_tls_ca_path',
-  'temporal_tls_cert_path',
-  'temporal_tls_key_path',
-  'temporal_tls_server_name',
-  'temporal_api_key_env',
   'worker_heartbeat_interval_seconds',
   'worker_heartbeat_stale_seconds',
   'llm',
@@ -23,19 +16,12 @@ export const WORKER_RESTART_KEYS: readonly SettingsKey[] = Object.freeze([
   'host_max_in_flight',
 ]);
 
-/** Settings the API reads only at start. temporal_api_key_env is here too: the API's Temporal
- * client authenticates with the same key as the worker's. */
+/** Settings the API reads only at start. The Temporal connection keys (temporal_api_key_env among
+ * them) are here too: the API's Temporal client connects and authenticates like the worker's. */
 export const API_RESTART_KEYS: readonly SettingsKey[] = Object.freeze([
   'api_host',
   'api_port',
   'app_dir',
   'database_path',
-  'temporal_address',
-  'temporal_namespace',
-  'temporal_tls',
-  'temporal_tls_ca_path',
-  'temporal_tls_cert_path',
-  'temporal_tls_key_path',
-  'temporal_tls_server_name',
-  'temporal_api_key_env',
+  ...TEMPORAL_CONNECTION_KEYS,
 ]);
