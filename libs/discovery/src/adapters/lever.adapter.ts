@@ -1,7 +1,8 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, formatSalaryRange, normalizeEmploymentType, remoteFromText, type SalaryPeriod, segment, toIsoDate } from './posting-fields.normalizer';
-import { fetchJson, ShapeReader } from './response-shape.reader';
-import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
+import { paginate } from './offset-paging.reader';
+import type { ShapeReader } from './response-shape.reader';
+import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
 import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
 
 export interface LeverConfig {
@@ -12,8 +13,6 @@ export interface LeverConfig {
 }
 
 export const LEVER_DEFAULT_BASE_URL = 'https://api.lever.co';
-/** Guard against a server that ignores `skip`: no board has this many pages of 100. */
-const MAX_PAGES = 1000;
 
 const INTERVALS: Record<string, SalaryPeriod> = {
   'per-year-salary': 'year',
@@ -37,24 +36,21 @@ export class LeverAdapter implements SourceAdapter<LeverConfig> {
   }
 
   async *discover(config: LeverConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
-    const limit = ctx.pageSize ?? 100;
     const seen = new Set<string>();
-    let skip = 0;
-    for (let page = 0; ; page++) {
-      ctx.signal?.throwIfAborted();
-      const url = `${config.base_url}/v0/postings/${segment(config.site)}?mode=json&skip=${skip}&limit=${limit}`;
-      if (page >= MAX_PAGES) throw new MalformedResponseError(url, `still returning postings after ${MAX_PAGES} pages`);
-      const s = new ShapeReader(url);
-      const items = s.array(await fetchJson(ctx.http, url, ctx.signal), 'body');
-      if (!items.length) return;
-      const postings = items.map((item, i) => toPosting(s, s.object(item, `[${i}]`), `[${i}]`, config.company_name ?? config.site));
-      const fresh = postings.filter((p) => !seen.has(p.externalId));
-      // A page of only known ids means the server ignored skip; stop rather than loop forever.
-      if (!fresh.length) return;
-      for (const p of fresh) seen.add(p.externalId);
-      yield* fresh;
-      skip += items.length;
-    }
+    const pages = paginate(
+      ctx,
+      (skip, limit) => `${config.base_url}/v0/postings/${segment(config.site)}?mode=json&skip=${skip}&limit=${limit}`,
+      (s, body) => {
+        const items = s.array(body, 'body');
+        const postings = items.map((item, i) => toPosting(s, s.object(item, `[${i}]`), `[${i}]`, config.company_name ?? config.site));
+        const fresh = postings.filter((p) => !seen.has(p.externalId));
+        for (const p of fresh) seen.add(p.externalId);
+        // An empty page ends the list; a page of only known ids means the server ignored skip: stop
+        // rather than loop forever.
+        return { items: fresh, advance: items.length, last: !fresh.length };
+      },
+    );
+    for await (const postings of pages) yield* postings;
   }
 }
 

@@ -1,7 +1,8 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
-import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
+import { paginate } from './offset-paging.reader';
+import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
 import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
 
 export interface SmartRecruitersConfig {
@@ -12,7 +13,6 @@ export interface SmartRecruitersConfig {
 }
 
 export const SMARTRECRUITERS_DEFAULT_BASE_URL = 'https://api.smartrecruiters.com';
-const MAX_PAGES = 1000;
 const SECTIONS = ['companyDescription', 'jobDescription', 'qualifications', 'additionalInformation'] as const;
 
 /**
@@ -29,18 +29,19 @@ export class SmartRecruitersAdapter implements SourceAdapter<SmartRecruitersConf
   }
 
   async *discover(config: SmartRecruitersConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
-    const limit = ctx.pageSize ?? 100;
     const companyPath = `${config.base_url}/v1/companies/${segment(config.company_id)}/postings`;
-    let offset = 0;
-    for (let page = 0; ; page++) {
-      ctx.signal?.throwIfAborted();
-      const url = `${companyPath}?limit=${limit}&offset=${offset}`;
-      if (page >= MAX_PAGES) throw new MalformedResponseError(url, `still returning postings after ${MAX_PAGES} pages`);
-      const s = new ShapeReader(url);
-      const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
-      const content = s.array(body['content'], 'body.content').map((item, i) => s.object(item, `content[${i}]`));
-      const total = s.optNumber(body, 'totalFound', 'body');
-      const summaries = content.map((item, i) => ({ id: s.id(item, 'id', `content[${i}]`), item }));
+    const pages = paginate(
+      ctx,
+      (offset, limit) => `${companyPath}?limit=${limit}&offset=${offset}`,
+      (s, response, offset) => {
+        const body = s.object(response, 'body');
+        const content = s.array(body['content'], 'body.content').map((item, i) => s.object(item, `content[${i}]`));
+        const total = s.optNumber(body, 'totalFound', 'body');
+        const summaries = content.map((item, i) => ({ id: s.id(item, 'id', `content[${i}]`), item }));
+        return { items: summaries, advance: content.length, last: !content.length || (total !== null && offset + content.length >= total) };
+      },
+    );
+    for await (const summaries of pages) {
       for (const { id, item } of summaries) {
         ctx.signal?.throwIfAborted();
         const detailUrl = `${companyPath}/${segment(id)}`;
@@ -53,8 +54,6 @@ export class SmartRecruitersAdapter implements SourceAdapter<SmartRecruitersConf
         }
         yield toPosting(new ShapeReader(detailUrl), { ...item, ...detail }, 'body', config);
       }
-      offset += content.length;
-      if (!content.length || (total !== null && offset >= total)) return;
     }
   }
 }
