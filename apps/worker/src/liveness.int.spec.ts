@@ -183,10 +183,13 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
       const identity = await until('the new worker to poll', () => polling(worker), 90_000, () => worker.log());
       const pollingAt = Date.now();
       // Generous, and far below the old recovery (the score's 3-minute start-to-close timeout).
+      let deadline: NodeJS.Timeout | undefined;
       const result = await Promise.race([
         handle.result() as Promise<JobPreparationResult>,
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the held score was not retried in time\n${worker.log()}`)), 60_000)),
-      ]);
+        new Promise<never>((_, reject) => {
+          deadline = setTimeout(() => reject(new Error(`the held score was not retried in time\n${worker.log()}`)), 60_000);
+        }),
+      ]).finally(() => clearTimeout(deadline));
       expect(result).toMatchObject({ jobKey: 'j1', stage: 'scored', score: 20 });
 
       const [score] = activityRuns(await historyOf(workflowId), 'scoreJob');
