@@ -12,6 +12,7 @@ import { createJobctrlWorker } from './create-worker';
 import { setupBoardWorld } from './test-support/board-world.fixture';
 import { createProbeActivities } from './test-support/probe.activities';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal, type WorkerProcess } from './test-support/temporal.harness';
+import { waitFor } from '@jobctrl/tools/processes';
 
 const address = testTemporalAddress();
 
@@ -56,14 +57,17 @@ function activityRuns(events: HistoryEvent[], activityType: string) {
     });
 }
 
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number, log?: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${log ? `\n${log()}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Until `probe` returns a truthy value; a worker's growing log counts as progress and extends the wait. */
+async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, idleTimeoutMs: number, log?: () => string): Promise<T> {
+  return waitFor(
+    async () => {
+      const value = await probe();
+      return value ? { done: value as T } : { progress: log?.().length ?? null };
+    },
+    { what, idleTimeoutMs, intervalMs: 100 },
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}${log ? `\n${log()}` : ''}`);
+  });
 }
 
 describe('Activity liveness: heartbeats that do not depend on progress', () => {

@@ -12,6 +12,7 @@ import { workflowsEntry } from './create-worker';
 import { PreparationRecovery, RECOVERY_WORKFLOW_ID } from '@jobctrl/runs/worker';
 import { allJobs, setupPreparationWorld, startPipeline as startPipelineRun, type PreparationWorldOptions } from './test-support/preparation-world.fixture';
 import { useSuiteTemporal } from './test-support/temporal.harness';
+import { waitFor } from '@jobctrl/tools/processes';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -20,14 +21,19 @@ const suite = useSuiteTemporal();
 const setup = (opts: PreparationWorldOptions) => setupPreparationWorld(suite, opts);
 const startPipeline = (uow: UnitOfWorkFactory, taskQueue: string, stages: PipelineStage[], extra: Partial<JobPipelineInput> = {}) => startPipelineRun(suite, uow, taskQueue, stages, extra);
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/**
+ * Until `probe` returns a truthy value. The wait follows progress: it lasts while the jobs move
+ * (their stages and preparation states) and fails after `idleTimeoutMs` without any movement.
+ */
+async function until<T>(what: string, jobs: Parameters<typeof allJobs>[0], probe: () => Promise<T | undefined | false>, idleTimeoutMs = 60_000): Promise<T> {
+  return waitFor(
+    async () => {
+      const value = await probe();
+      if (value) return { done: value };
+      return { progress: (await allJobs(jobs)).map((j) => `${j.stage}/${j.prepStatus}`).sort() };
+    },
+    { what, idleTimeoutMs, intervalMs: 200 },
+  );
 }
 
 describe('Preparation against the board simulator', () => {
@@ -43,7 +49,7 @@ describe('Preparation against the board simulator', () => {
         expect(result.preparation?.completed).toBe(result.preparation?.selected);
         expect((await new PipelineRunRepository(s.uow).get(runId))?.preparation).toEqual({ selected: result.preparation?.selected, completed: result.preparation?.completed, failed: 0 });
         // Visibility is eventually consistent: wait until it lists the closed chain.
-        const executions = await until('the pipeline executions to be listed', async () => {
+        const executions = await until('the pipeline executions to be listed', s.jobs, async () => {
           const statuses: string[] = [];
           for await (const wf of suite.client.workflow.list({ query: `WorkflowId = '${pipelineWorkflowId(runId)}'` })) statuses.push(wf.status.name);
           return statuses.includes('COMPLETED') && statuses.length > 1 && statuses;
@@ -88,13 +94,13 @@ describe('Preparation against the board simulator', () => {
       await s.jw.worker.runUntil(async () => {
         const { runId, handle } = await startPipeline(s.uow, s.taskQueue, ['discover', 'score']);
         const registry = new PipelineRunRepository(s.uow);
-        await until('the run to pause at the ceiling', async () => (await registry.get(runId))?.blockedReason === 'spend_ceiling_reached');
+        await until('the run to pause at the ceiling', s.jobs, async () => (await registry.get(runId))?.blockedReason === 'spend_ceiling_reached');
         const ledger = new SpendLedgerRepository(s.uow);
         const paused = await ledger.summary();
         const perCall = paused.totalUsd / paused.calls;
         expect(paused.totalUsd).toBeGreaterThanOrEqual(s.live.dailySpendCeilingUsd);
         expect(paused.totalUsd).toBeLessThanOrEqual(s.live.dailySpendCeilingUsd + perCall * 1.01);
-        const waiting = await until('a job waiting for budget', async () => {
+        const waiting = await until('a job waiting for budget', s.jobs, async () => {
           const jobs = await allJobs(s.jobs);
           return jobs.some((j) => j.prepStatus === 'spend_ceiling_reached') && jobs;
         });
@@ -172,7 +178,7 @@ describe('Preparation against the board simulator', () => {
         expect(waiting.length).toBeGreaterThan(0);
         const runId = randomUUID();
         await suite.client.workflow.execute('discoverWorkflow', { taskQueue: s.taskQueue, workflowId: `discover-${runId}`, args: [{ runId }] });
-        await until('the stragglers to be prepared', async () => {
+        await until('the stragglers to be prepared', s.jobs, async () => {
           const stages = await Promise.all(waiting.map(async (j) => (await s.jobs.get(j.jobKey))?.stage));
           return stages.every((stage) => stage === 'prepared');
         });

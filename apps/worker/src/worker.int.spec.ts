@@ -18,6 +18,7 @@ import { createJobctrlWorker, JobctrlWorker } from './create-worker';
 import { createWorkerHeartbeatWriter } from './worker-heartbeat';
 import { createProbeActivities } from './test-support/probe.activities';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
+import { waitFor } from '@jobctrl/tools/processes';
 
 const address = testTemporalAddress();
 
@@ -80,16 +81,6 @@ function heartbeatWriter(jw: JobctrlWorker, taskQueue: string, databasePath: str
     appDir: path.dirname(databasePath),
     intervalMs: 200,
   });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 function query<T>(databasePath: string, sql: string, params: unknown[] = []): Promise<T[]> {
@@ -214,14 +205,22 @@ describe('jobctrl worker against a real Temporal dev server', () => {
     try {
       writer.start();
       await a.worker.runUntil(async () => {
-        await until('the second worker to heartbeat', async () => ((await readModel()).workers.length === 2 ? true : undefined), 90_000).catch((err) => {
+        // The second worker app starts with ts-node: its output is its progress until it heartbeats.
+        await waitFor(async () => ((await readModel()).workers.length === 2 ? { done: true } : { progress: other.log().length }), {
+          what: 'the second worker to heartbeat',
+          idleTimeoutMs: 90_000,
+          intervalMs: 100,
+        }).catch((err) => {
           throw new Error(`${(err as Error).message}\n--- second worker ---\n${other.log()}`);
         });
         const handle = await suite.client.workflow.start('smokeWorkflow', { taskQueue, workflowId: `smoke-${randomUUID()}`, args: [{ activities: 25, holdMs: 5_000 }] });
-        const busy = await until('25 active slots in the read model', async () => {
-          const c = await readModel();
-          return c.activeSlots === 25 ? c : undefined;
-        });
+        const busy = await waitFor(
+          async () => {
+            const c = await readModel();
+            return c.activeSlots === 25 ? { done: c } : { progress: c.activeSlots };
+          },
+          { what: '25 active slots in the read model', idleTimeoutMs: 30_000, intervalMs: 100 },
+        );
         expect(busy).toMatchObject({ status: 'fresh', taskQueue, configuredSlots: 25, activeSlots: 25, availableSlots: 0, activeItemsTotal: 25 });
         expect(busy.workers).toHaveLength(2);
         expect(busy.activeItems).toHaveLength(20);
@@ -230,10 +229,13 @@ describe('jobctrl worker against a real Temporal dev server', () => {
         const result = (await handle.result()) as SmokeWorkflowResult;
         expect(result.completed).toBe(25);
         expect(result.workers).toHaveLength(2);
-        const idle = await until('the slots to free up', async () => {
-          const c = await readModel();
-          return c.activeSlots === 0 ? c : undefined;
-        });
+        const idle = await waitFor(
+          async () => {
+            const c = await readModel();
+            return c.activeSlots === 0 ? { done: c } : { progress: c.activeSlots };
+          },
+          { what: 'the slots to free up', idleTimeoutMs: 30_000, intervalMs: 100 },
+        );
         expect(idle).toMatchObject({ configuredSlots: 25, availableSlots: 25, activeItems: [] });
       });
     } finally {
