@@ -1,4 +1,4 @@
-import { PIPELINE_INTERNAL_CONCURRENCY_MAX } from '@jobctrl/shared/config';
+import { defaultResolvedConfig, liveWorkerSettings, PIPELINE_INTERNAL_CONCURRENCY_MAX, type LiveWorkerSettings } from '@jobctrl/shared/config';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { HostPolicyHttpClient } from '@jobctrl/shared/http';
 import { DiscoveryRunRepository, JobRepository, LifecycleProjector, PreparationBatchRepository, PreparationRepository } from '@jobctrl/shared/jobs';
@@ -32,13 +32,16 @@ export interface PipelineSettings {
 export interface PreparationSettings {
   llm: Omit<LlmRuntimeOptions, 'ledger' | 'ceilingUsd'>;
   /** Read on every use, so PATCH /v1/settings applies without a restart. */
-  live: () => { dailySpendCeilingUsd: number; tailorScoreThreshold: number; recoveryIdleMs: number };
+  live: () => Pick<LiveWorkerSettings, 'dailySpendCeilingUsd' | 'tailorScoreThreshold' | 'recoveryIdleMs'>;
 }
 
-const DEFAULT_PREPARATION: PreparationSettings = {
-  llm: { provider: 'extractive', prices: {}, timeoutMs: 60_000 },
-  live: () => ({ dailySpendCeilingUsd: 5, tailorScoreThreshold: 60, recoveryIdleMs: 15 * 60_000 }),
+/** Without settings (tests, benches) the worker runs with the schema's defaults, stated only there. */
+const SCHEMA_DEFAULTS = defaultResolvedConfig();
+export const DEFAULT_PIPELINE: PipelineSettings = {
+  internalConcurrency: SCHEMA_DEFAULTS.settings.pipeline_internal_concurrency,
+  hostPolicy: SCHEMA_DEFAULTS.hostPolicy,
 };
+const DEFAULT_PREPARATION: PreparationSettings = { llm: SCHEMA_DEFAULTS.llm, live: () => liveWorkerSettings(SCHEMA_DEFAULTS.settings) };
 
 export interface ActivityDeps {
   uow: UnitOfWorkFactory;

@@ -16,7 +16,7 @@ import {
   WorkerCapacity,
   WorkerExecutors,
 } from '@jobctrl/shared/temporal';
-import { buildActivities, PipelineSettings } from './activities';
+import { buildActivities, DEFAULT_PIPELINE, PipelineSettings } from './activities';
 
 export interface JobctrlWorkerOptions {
   connection: NativeConnection;
@@ -76,7 +76,7 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
     cpu,
     workerIdentity: identity,
     activitySlots: opts.capacity.remoteActivitySlots,
-    pipeline: opts.pipeline ?? { internalConcurrency: 2, hostPolicy: { minSpacingMs: 2000, maxInFlightPerHost: 1 } },
+    pipeline: opts.pipeline ?? DEFAULT_PIPELINE,
     log: (m) => console.warn(`[worker] ${m}`),
   });
   const worker = await Worker.create({

@@ -33,15 +33,7 @@ export class WorkerRuntime {
     let clientConnection: Connection | undefined;
     // Spend ceiling, score threshold, recovery idle time and internal concurrency apply without a
     // restart: everything below reads them through the process's one live reader.
-    const preparationLive = () => {
-      const s = this.live.settings();
-      return {
-        dailySpendCeilingUsd: s.daily_spend_ceiling_usd,
-        tailorScoreThreshold: s.tailor_score_threshold,
-        recoveryIdleMs: s.preparation_recovery_idle_minutes * 60_000,
-        internalConcurrency: s.pipeline_internal_concurrency,
-      };
-    };
+    const preparationLive = () => this.live.worker();
     try {
       jw = await createJobctrlWorker({
         connection,

@@ -101,6 +101,14 @@ export function resolveSettings(
   };
 }
 
+/**
+ * The runtime view of the schema's own defaults (no file, no environment): what a worker built
+ * without a config (tests, benches) runs with, so no caller restates a default.
+ */
+export function defaultResolvedConfig(): ResolvedConfig {
+  return resolveSettings(new JobctrlSettings(), 'config.json', {});
+}
+
 function resolveTls(settings: JobctrlSettings, fromConfigDir: (p: string) => string): NonNullable<ResolvedConfig['temporal']['tls']> {
   const tls: NonNullable<ResolvedConfig['temporal']['tls']> = {};
   if (settings.temporal_tls_ca_path !== undefined) tls.caPath = fromConfigDir(settings.temporal_tls_ca_path);

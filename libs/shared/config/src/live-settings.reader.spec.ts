@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadConfig } from './config.loader';
+import { defaultResolvedConfig, loadConfig } from './config.loader';
 import { writeConfigAtomic } from './config-file.writer';
 import { LiveSettingsReader } from './live-settings.reader';
 
@@ -39,5 +39,18 @@ describe('LiveSettingsReader', () => {
   it('answers the started defaults while there is no file', () => {
     const live = new LiveSettingsReader(loadConfig({ path: path.join(dir, 'absent.json'), env: {} }));
     expect(live.pipelineInternalConcurrency()).toBe(2);
+  });
+
+  it('gives the worker its live settings in its own units, and the schema defaults without a file', async () => {
+    const file = path.join(dir, 'worker.json');
+    fs.writeFileSync(file, JSON.stringify({ preparation_recovery_idle_minutes: 3, tailor_score_threshold: 70 }));
+    const live = new LiveSettingsReader(loadConfig({ path: file, env: {} }));
+    expect(live.worker()).toEqual({ dailySpendCeilingUsd: 5, tailorScoreThreshold: 70, recoveryIdleMs: 180_000, internalConcurrency: 2 });
+    await writeConfigAtomic(file, { daily_spend_ceiling_usd: 1.5, pipeline_internal_concurrency: 6 });
+    expect(live.worker()).toEqual({ dailySpendCeilingUsd: 1.5, tailorScoreThreshold: 60, recoveryIdleMs: 900_000, internalConcurrency: 6 });
+    // What a worker built without a config runs with: the schema's defaults, resolved the one way.
+    const defaults = defaultResolvedConfig();
+    expect(defaults.hostPolicy).toEqual({ minSpacingMs: 2000, maxInFlightPerHost: 1 });
+    expect(defaults.llm).toEqual({ provider: 'extractive', timeoutMs: 60_000, prices: {} });
   });
 });

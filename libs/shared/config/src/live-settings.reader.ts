@@ -5,6 +5,23 @@ import type { JobctrlSettings } from './jobctrl-settings.schema';
 import type { ResolvedConfig } from './resolved-config.model';
 import { validateSettings } from './settings.validation';
 
+/** The live settings the worker applies without a restart, in the units its code uses. */
+export interface LiveWorkerSettings {
+  dailySpendCeilingUsd: number;
+  tailorScoreThreshold: number;
+  recoveryIdleMs: number;
+  internalConcurrency: number;
+}
+
+export function liveWorkerSettings(s: JobctrlSettings): LiveWorkerSettings {
+  return {
+    dailySpendCeilingUsd: s.daily_spend_ceiling_usd,
+    tailorScoreThreshold: s.tailor_score_threshold,
+    recoveryIdleMs: s.preparation_recovery_idle_minutes * 60_000,
+    internalConcurrency: s.pipeline_internal_concurrency,
+  };
+}
+
 /**
  * The one reader of the settings a long-running process applies without a restart
  * (daily_spend_ceiling_usd, tailor_score_threshold, preparation_recovery_idle_minutes,
@@ -44,6 +61,11 @@ export class LiveSettingsReader {
       if (!(err instanceof ConfigError) && !(err instanceof SyntaxError)) throw err;
     }
     return this.current;
+  }
+
+  /** The worker's live settings as configured now. */
+  worker(): LiveWorkerSettings {
+    return liveWorkerSettings(this.settings());
   }
 
   /** pipeline_internal_concurrency as configured now: what a run, batch or plan starting now snapshots. */
