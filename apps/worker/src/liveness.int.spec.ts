@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { temporal } from '@temporalio/proto';
+import { CancelledFailure } from '@temporalio/common';
+import { WorkflowFailedError } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { DiscoverWorkflowResult, JobPreparationResult } from '@jobctrl/pipeline/contracts';
 import { discoverWorkflowId, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
@@ -52,7 +54,16 @@ function activityRuns(events: HistoryEvent[], activityType: string) {
         identity: started?.activityTaskStartedEventAttributes?.identity ?? null,
         startedAt: started ? eventMs(started) : NaN,
         closedAt: closed ? eventMs(closed) : NaN,
-        completed: Boolean(closed?.activityTaskCompletedEventAttributes),
+        cancelRequestedAt: eventMs(events.find((e) => String(e.activityTaskCancelRequestedEventAttributes?.scheduledEventId) === String(scheduled.eventId)) ?? {}),
+        outcome: closed?.activityTaskCompletedEventAttributes
+          ? 'completed'
+          : closed?.activityTaskCanceledEventAttributes
+            ? 'cancelled'
+            : closed?.activityTaskTimedOutEventAttributes
+              ? 'timed out'
+              : closed
+                ? 'failed'
+                : 'open',
       };
     });
 }
@@ -68,6 +79,24 @@ async function until<T>(what: string, probe: () => T | undefined | false | Promi
   ).catch((err: Error) => {
     throw new Error(`${err.message}${log ? `\n${log()}` : ''}`);
   });
+}
+
+/** A Lever board whose first answer is 429 with Retry-After: 45, and a worker on the real workflows. */
+async function retryAfterWorld() {
+  const world = await setupBoardWorld(3, {
+    families: [{ kind: 'lever', token: 'globex' }],
+    knobs: { boards: { 'lever:globex': { rateLimit429: { nextN: 1, retryAfterSec: 45 } } } },
+  });
+  const jw = await createJobctrlWorker({
+    connection: suite.connection,
+    namespace: 'default',
+    taskQueue: world.taskQueue,
+    capacity: workerCapacity(4),
+    uow: world.uow,
+    workflowBundle: suite.bundle,
+    pipeline: { internalConcurrency: 2, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 2 }, enrichmentPollMs: 100 },
+  });
+  return { world, jw };
 }
 
 describe('Activity liveness: heartbeats that do not depend on progress', () => {
@@ -98,7 +127,7 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
         expect(pending.attempt).toBe(1);
         expect(await handle.result()).toBe(1);
         const [run] = activityRuns(await historyOf(handle.workflowId), 'waitWithoutProgress');
-        expect(run).toMatchObject({ attempt: 1, completed: true, heartbeatTimeoutS: 2 });
+        expect(run).toMatchObject({ attempt: 1, outcome: 'completed', heartbeatTimeoutS: 2 });
       });
     } finally {
       await jw.close();
@@ -108,19 +137,7 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
   });
 
   it('a board answering Retry-After: 45 is waited out inside the family\'s first attempt (30 s heartbeat timeout): no time-out, no second attempt', async () => {
-    const world = await setupBoardWorld(3, {
-      families: [{ kind: 'lever', token: 'globex' }],
-      knobs: { boards: { 'lever:globex': { rateLimit429: { nextN: 1, retryAfterSec: 45 } } } },
-    });
-    const jw = await createJobctrlWorker({
-      connection: suite.connection,
-      namespace: 'default',
-      taskQueue: world.taskQueue,
-      capacity: workerCapacity(4),
-      uow: world.uow,
-      workflowBundle: suite.bundle,
-      pipeline: { internalConcurrency: 2, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 2 }, enrichmentPollMs: 100 },
-    });
+    const { world, jw } = await retryAfterWorld();
     try {
       const runId = randomUUID();
       const result: DiscoverWorkflowResult = await jw.worker.runUntil(
@@ -132,7 +149,7 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
 
       const events = await historyOf(discoverWorkflowId(runId));
       const [family] = activityRuns(events, 'discoverySourceFamily');
-      expect(family).toMatchObject({ attempt: 1, completed: true, heartbeatTimeoutS: 30 });
+      expect(family).toMatchObject({ attempt: 1, outcome: 'completed', heartbeatTimeoutS: 30 });
       // The 45 s cooldown was spent inside that one attempt (a lower bound, not a race).
       expect(family.closedAt - family.startedAt).toBeGreaterThanOrEqual(44_000);
       // The enrichment consumers waited behind the same host cooldown and were not timed out either.
@@ -143,6 +160,34 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
       fs.rmSync(world.dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('cancelling the run while its family waits out that Retry-After ends the wait within seconds: the family is cancelled, not failed or timed out', async () => {
+    const { world, jw } = await retryAfterWorld();
+    try {
+      const runId = randomUUID();
+      const handle = await suite.client.workflow.start('discoverWorkflow', { taskQueue: world.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+      const err = await jw.worker.runUntil(async () => {
+        await until('the board to answer 429', () => (world.sim.stats().requests['/v0/postings/globex'] ?? 0) >= 1, 60_000);
+        await handle.cancel();
+        return handle.result().then(() => undefined, (e: unknown) => e);
+      });
+      expect(err).toBeInstanceOf(WorkflowFailedError);
+      expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+      expect(await world.runs.get(runId)).toMatchObject({ state: 'cancelled', familiesFailed: [] });
+
+      const [family] = activityRuns(await historyOf(discoverWorkflowId(runId)), 'discoverySourceFamily');
+      expect(family).toMatchObject({ attempt: 1, outcome: 'cancelled' });
+      // The cancel reached the waiting family through a timer heartbeat, long before the cooldown
+      // (or the 30 s heartbeat timeout) would have ended the attempt.
+      expect(family.closedAt - family.cancelRequestedAt).toBeLessThan(15_000);
+      // The board was not asked again.
+      expect(world.sim.stats().requests['/v0/postings/globex']).toBe(1);
+    } finally {
+      await jw.close();
+      await world.sim.stop();
+      fs.rmSync(world.dir, { recursive: true, force: true });
+    }
+  });
 
   it('kill -9 of the worker while a job is scoring: the held score is retried within seconds of a new worker polling, and the job is scored once', async () => {
     const world = await setupBoardWorld(1, { families: [{ kind: 'greenhouse', token: 'acme' }] });
@@ -197,7 +242,7 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
       expect(result).toMatchObject({ jobKey: 'j1', stage: 'scored', score: 20 });
 
       const [score] = activityRuns(await historyOf(workflowId), 'scoreJob');
-      expect(score).toMatchObject({ attempt: 2, completed: true, identity, heartbeatTimeoutS: 10 });
+      expect(score).toMatchObject({ attempt: 2, outcome: 'completed', identity, heartbeatTimeoutS: 10 });
       expect(score.identity).not.toBe(killedIdentity);
       // The retry started within 30 s of the new worker polling (measured on the server's clock).
       expect(score.startedAt - pollingAt).toBeLessThan(30_000);

@@ -8,11 +8,15 @@ export interface ActivityInterceptorOptions {
   gauge: ActivityGauge;
   /** Activity names allowed on the local control lane (the spec's explicit allowlist). */
   localControlAllowlist: readonly string[];
-  /** Upper bound of the liveness heartbeat period (default 10 s; a third of the heartbeat timeout when shorter). */
+  /** Upper bound of the liveness heartbeat period (default 2 s; a third of the heartbeat timeout when shorter). */
   livenessHeartbeatMaxIntervalMs?: number;
 }
 
-const LIVENESS_HEARTBEAT_MAX_INTERVAL_MS = 10_000;
+/**
+ * Also how soon a cancel reaches an activity that only waits (cancels ride on heartbeat responses), so
+ * it matches the worker's maxHeartbeatThrottleInterval: one heartbeat RPC per running activity every 2 s.
+ */
+const LIVENESS_HEARTBEAT_MAX_INTERVAL_MS = 2_000;
 
 /**
  * One inbound interceptor for every activity on the worker:
