@@ -41,10 +41,10 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
       if (input.sourceIds) {
         const missing = input.sourceIds.filter((id) => !all.some((s) => s.id === id));
         if (missing.length > 0) throw ApplicationFailure.nonRetryable(`unknown source ids: ${missing.join(', ')}`, 'unknown_source');
-      }
         // Disabled after the API accepted the run: the user switched it off, so it is not crawled.
         const disabled = chosen.filter((s) => !s.enabled);
         if (disabled.length > 0) throw ApplicationFailure.nonRetryable(`disabled sources: ${disabled.map((s) => `${s.name} (${s.id})`).join(', ')}`, 'source_disabled');
+      }
       const families = new Map<string, string[]>();
       for (const s of chosen) families.set(s.family, [...(families.get(s.family) ?? []), s.id]);
       const runtime = await deps.runtime.get();
