@@ -5,7 +5,7 @@ import type { HttpClient } from '@jobctrl/shared/http';
 import { cancelledFailureOf } from '@jobctrl/shared/temporal';
 import type { DiscoveryRunRepository, JobRepository, ObservedPosting } from '@jobctrl/shared/jobs';
 import { JobStreamingAdapter } from './adapters/jobstreaming.adapter';
-import type { DiscoveredPosting } from './adapters/source-adapter.model';
+import type { DiscoverContext, DiscoveredPosting } from './adapters/source-adapter.model';
 import { SOURCE_ADAPTERS } from './adapters/source-adapter.registry';
 import type { DiscoveryRuntimeRepository } from './discovery-runtime.repository';
 import { contentKey, idempotencyKey, jobKey, tryCanonicalizeUrl } from './identity';
@@ -58,7 +58,7 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
       return (await deps.runs.create(input.runId, plan, plan.families.length + 1)) as DiscoveryPlan;
     },
 
-    async discoverySourceFamily({ runId, family }): Promise<FamilyOutcome> {
+    async discoverySourceFamily({ runId, family, internalConcurrency }): Promise<FamilyOutcome> {
       const ctx = Context.current();
       const signal = ctx.cancellationSignal;
       const errors: Array<{ source: string; error: unknown }> = [];
@@ -67,7 +67,7 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
         const source = await deps.sources.find(sourceId);
         if (!source) continue; // deleted after planning: nothing to crawl
         try {
-          jobs += await crawlSource(deps, runId, family, source, signal, (n) => ctx.heartbeat({ sourceId, jobs: n }));
+          jobs += await crawlSource(deps, runId, family, source, { http: deps.http, signal, internalConcurrency }, (n) => ctx.heartbeat({ sourceId, jobs: n }));
         } catch (err) {
           // A cancel (run cancelled, or the attempt given up) that interrupted a fetch or a host
           // cooldown is a cancellation, not a family failure.
@@ -116,7 +116,8 @@ async function crawlSource(
   runId: string,
   family: FamilyPlan,
   source: SourceEntity,
-  signal: AbortSignal,
+  /** The shared host policy, the attempt's cancel and the run's internal concurrency. */
+  context: DiscoverContext & { signal: AbortSignal },
   beat: (jobs: number) => void,
 ): Promise<number> {
   const adapter = SOURCE_ADAPTERS[source.kind as keyof typeof SOURCE_ADAPTERS];
@@ -147,12 +148,12 @@ async function crawlSource(
       const key = adapter.unitKey(unit);
       if (done.has(key)) continue;
       const before = total;
-      await drain(adapter.discoverUnit(unit, { http: deps.http, signal }));
+      await drain(adapter.discoverUnit(unit, context));
       await deps.runs.markUnitFinished(runId, source.id, key, total - before);
     }
     return total;
   }
-  await drain(adapter.discover(config, { http: deps.http, signal }));
+  await drain(adapter.discover(config, context));
   return total;
 }
 

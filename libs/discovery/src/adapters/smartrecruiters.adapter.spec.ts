@@ -36,6 +36,18 @@ describe('SmartRecruitersAdapter', () => {
     });
   });
 
+  it('reads a page’s details `internalConcurrency` at a time and still yields them in list order', async () => {
+    sim().setKnobs({ boards: { 'smartrecruiters:UmbrellaCorp': { latencyMs: 40 } } });
+    const config = adapter.validateConfig({ company_id: 'UmbrellaCorp', base_url: sim().url });
+    sim().resetStats();
+    const serial = await collect(adapter.discover(config, { http: new FetchHttpClient() }));
+    expect(sim().stats().inFlightPeak).toBe(1);
+    sim().resetStats();
+    const parallel = await collect(adapter.discover(config, { http: new FetchHttpClient(), internalConcurrency: 4 }));
+    expect(sim().stats().inFlightPeak).toBe(4);
+    expect(parallel.map((p) => p.externalId)).toEqual(serial.map((p) => p.externalId));
+  });
+
   it('stops between detail requests when aborted', async () => {
     const http = new FetchHttpClient();
     const controller = new AbortController();

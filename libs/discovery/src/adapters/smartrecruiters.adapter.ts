@@ -2,6 +2,7 @@ import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import { paginate } from './offset-paging.reader';
+import { mapInOrder } from './ordered-map.util';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
 import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
 
@@ -41,18 +42,21 @@ export class SmartRecruitersAdapter implements SourceAdapter<SmartRecruitersConf
         return { items: summaries, advance: content.length, last: !content.length || (total !== null && offset + content.length >= total) };
       },
     );
+    const readDetail = async ({ id, item }: { id: string; item: JsonObject }): Promise<DiscoveredPosting | null> => {
+      const detailUrl = `${companyPath}/${segment(id)}`;
+      let detail: JsonObject;
+      try {
+        detail = new ShapeReader(detailUrl).object(await fetchJson(ctx.http, detailUrl, ctx.signal), 'body');
+      } catch (err) {
+        if ((err as { status?: unknown } | null)?.status === 404) return null;
+        throw err;
+      }
+      return toPosting(new ShapeReader(detailUrl), { ...item, ...detail }, 'body', config);
+    };
     for await (const summaries of pages) {
-      for (const { id, item } of summaries) {
-        ctx.signal?.throwIfAborted();
-        const detailUrl = `${companyPath}/${segment(id)}`;
-        let detail: JsonObject;
-        try {
-          detail = new ShapeReader(detailUrl).object(await fetchJson(ctx.http, detailUrl, ctx.signal), 'body');
-        } catch (err) {
-          if ((err as { status?: unknown } | null)?.status === 404) continue;
-          throw err;
-        }
-        yield toPosting(new ShapeReader(detailUrl), { ...item, ...detail }, 'body', config);
+      // The run's internal concurrency: details of one page in flight together, yielded in list order.
+      for await (const posting of mapInOrder(summaries, ctx.internalConcurrency ?? 1, readDetail, ctx.signal)) {
+        if (posting) yield posting;
       }
     }
   }

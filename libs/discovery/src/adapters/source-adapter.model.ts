@@ -36,6 +36,11 @@ export interface DiscoverContext {
   signal?: AbortSignal;
   /** Page size to ask paginated APIs for (Lever, SmartRecruiters). Default 100, their maximum. */
   pageSize?: number;
+  /**
+   * Detail requests of one source in flight at once, where the board needs one per posting
+   * (SmartRecruiters): the run's snapshot of pipeline_internal_concurrency. Default 1.
+   */
+  internalConcurrency?: number;
 }
 
 export interface SourceAdapter<C> {
