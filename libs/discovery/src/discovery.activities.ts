@@ -52,7 +52,7 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
         runId: input.runId,
         families: [...families.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([family, sourceIds]) => ({ family, sourceIds })),
         maxParallelFamilies: runtime.maxParallelFamilies,
-        internalConcurrency: deps.internalConcurrency(),
+        internalConcurrency: input.internalConcurrency ?? deps.internalConcurrency(),
       };
       // A retried planning attempt gets the plan that was frozen first.
       return (await deps.runs.create(input.runId, plan, plan.families.length + 1)) as DiscoveryPlan;

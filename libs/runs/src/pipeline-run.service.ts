@@ -85,18 +85,20 @@ export class PipelineRunService {
     const discoverOnly = stages.length === 1 && stages[0] === 'discover';
     const workflowId = discoverOnly ? discoverWorkflowId(runId) : pipelineWorkflowId(runId);
     await this.registry.create({ runId, workflowId, stages, sourceIds: opts.sourceIds ?? null });
+    // The run's one snapshot of pipeline_internal_concurrency: a later settings change does not
+    // resize it (its discovery plan and its preparation batch both use this value).
+    const internalConcurrency = this.settings.live().pipeline_internal_concurrency;
     try {
       const client = await this.temporal.client();
       if (discoverOnly) {
-        const input: DiscoverWorkflowInput = { runId, ...(opts.sourceIds ? { sourceIds: opts.sourceIds } : {}) };
+        const input: DiscoverWorkflowInput = { runId, internalConcurrency, ...(opts.sourceIds ? { sourceIds: opts.sourceIds } : {}) };
         await client.workflow.start(DISCOVER_WORKFLOW_TYPE, { taskQueue: this.temporal.taskQueue, workflowId, args: [input] });
       } else {
         const input: JobPipelineInput = {
           runId,
           stages,
           scope: opts.scope,
-          // Snapshot: a later settings change does not resize a running batch.
-          internalConcurrency: this.settings.live().pipeline_internal_concurrency,
+          internalConcurrency,
           ...(opts.sourceIds ? { sourceIds: opts.sourceIds } : {}),
           ...(opts.profileRevision !== undefined ? { profileRevision: opts.profileRevision } : {}),
         };

@@ -14,6 +14,11 @@ export interface DiscoverWorkflowInput {
   runId: string;
   /** Limit the run to these sources; all enabled sources when absent. */
   sourceIds?: string[];
+  /**
+   * pipeline_internal_concurrency as snapshotted when the run was started (a pipeline passes its
+   * own); absent, planning snapshots the value configured then.
+   */
+  internalConcurrency?: number;
 }
 
 export interface FamilyPlan {

@@ -1,5 +1,5 @@
 import { CancellationScope, ContinueAsNew, executeChild, isCancellation } from '@temporalio/workflow';
-import type { DiscoverWorkflowResult, JobPipelineInput, JobPipelineResult, PreparationStage } from '@jobctrl/pipeline/contracts';
+import type { DiscoverWorkflowInput, DiscoverWorkflowResult, JobPipelineInput, JobPipelineResult, PreparationStage } from '@jobctrl/pipeline/contracts';
 import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, PREPARATION_STAGES } from '@jobctrl/pipeline/contracts';
 import { describeFailure, recordLifecycle } from './lifecycle.helpers';
 import { runPreparationBatch } from './preparation-batch';
@@ -15,9 +15,10 @@ export async function jobPipelineWorkflow(input: JobPipelineInput): Promise<JobP
   const result: JobPipelineResult = { runId: input.runId, state: 'completed', ...(input.resume?.discover ? { discover: input.resume.discover } : {}) };
   try {
     if (input.stages.includes('discover') && !input.resume) {
-      result.discover = await executeChild<(i: { runId: string; sourceIds?: string[] }) => Promise<DiscoverWorkflowResult>>(DISCOVER_WORKFLOW_TYPE, {
+      // The run's one snapshot of pipeline_internal_concurrency also sizes its discovery.
+      result.discover = await executeChild<(i: DiscoverWorkflowInput) => Promise<DiscoverWorkflowResult>>(DISCOVER_WORKFLOW_TYPE, {
         workflowId: discoverWorkflowId(input.runId),
-        args: [{ runId: input.runId, ...(input.sourceIds ? { sourceIds: input.sourceIds } : {}) }],
+        args: [{ runId: input.runId, internalConcurrency: input.internalConcurrency, ...(input.sourceIds ? { sourceIds: input.sourceIds } : {}) }],
       });
     }
     const stages = PREPARATION_STAGES.filter((s): s is PreparationStage => (input.stages as string[]).includes(s));
