@@ -8,6 +8,47 @@ const nodeBuiltins = [
   'readline', 'stream', 'timers', 'tls', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
 ];
 
+const depConstraints = [
+  // Apps compose feature/domain libs, contracts and shared; only the worker hosts workflows.
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:domain', 'type:workflows', 'type:contracts', 'type:shared', 'type:tool'] },
+  { sourceTag: 'app:api', notDependOnLibsWithTags: ['type:workflows'] },
+  // A feature lib composes domains for the API (runs, jobs, profile, spend); no workflows, no apps.
+  { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:shared'] },
+  // A domain lib never imports another domain lib: cross-domain flow goes through workflows.
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:shared'] },
+  {
+    sourceTag: 'type:workflows',
+    onlyDependOnLibsWithTags: ['type:contracts'],
+    bannedExternalImports: [
+      'typeorm', 'sqlite3', '@nestjs/*', '@temporalio/activity', '@temporalio/client',
+      '@temporalio/worker', 'playwright-core', 'node:*', ...nodeBuiltins,
+    ],
+  },
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+  { sourceTag: 'type:shared', onlyDependOnLibsWithTags: ['type:shared'] },
+  // Tools (stack, Temporal CLI, simulator, process helpers, db:migrate) run beside the product and use only shared libs.
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:shared', 'type:tool'] },
+  // A benchmark runs the product as the worker app builds it: domain activities, contracts, shared libs,
+  // and tools (Temporal dev server, board simulator). The worker app itself: see the tools/bench block.
+  { sourceTag: 'type:bench', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:shared', 'type:tool'] },
+];
+
+// Test code (specs, a lib's `testing/` entry point, the worker's test-support) may also import tools:
+// the board simulator, the Temporal dev server and the process helpers are fixtures, and a domain lib's
+// `/testing` helper that wraps the simulator is what its specs share. Production files of the same
+// project still may not, so a tool never ends up in what an app runs.
+const TEST_FILES = ['**/*.spec.ts', '**/testing/**/*.ts', '**/test-support/**/*.ts'];
+const testDepConstraints = depConstraints.map((c) =>
+  c.onlyDependOnLibsWithTags && !c.onlyDependOnLibsWithTags.includes('type:tool')
+    ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'type:tool'] }
+    : c,
+);
+
+/** The boundary rule; a later block that sets it replaces the whole options object, hence one builder. */
+function moduleBoundaries(constraints, allow = []) {
+  return ['error', { enforceBuildableLibDependency: false, allow, depConstraints: constraints }];
+}
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -15,40 +56,31 @@ export default [
   {
     files: ['**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            // Apps compose feature/domain libs, contracts and shared; only the worker hosts workflows.
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:domain', 'type:workflows', 'type:contracts', 'type:shared', 'type:tool'] },
-            { sourceTag: 'app:api', notDependOnLibsWithTags: ['type:workflows'] },
-            // A feature lib composes domains for the API (runs, jobs, profile, spend); no workflows, no apps.
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:shared'] },
-            // A domain lib never imports another domain lib: cross-domain flow goes through workflows.
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:shared'] },
-            {
-              sourceTag: 'type:workflows',
-              onlyDependOnLibsWithTags: ['type:contracts'],
-              bannedExternalImports: [
-                'typeorm', 'sqlite3', '@nestjs/*', '@temporalio/activity', '@temporalio/client',
-                '@temporalio/worker', 'playwright-core', 'node:*', ...nodeBuiltins,
-              ],
-            },
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
-            { sourceTag: 'type:shared', onlyDependOnLibsWithTags: ['type:shared'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:shared', 'type:tool'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': moduleBoundaries(depConstraints),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
   {
+    files: TEST_FILES,
+    rules: { '@nx/enforce-module-boundaries': moduleBoundaries(testDepConstraints) },
+  },
+  {
+    // The bench measures the product worker exactly as apps/worker builds it, so it imports three files
+    // of the worker app: its factory (create-worker), its activities (buildActivities) and the
+    // pipeline's LLM responder. Apps are no libraries; these three, from the bench only, are the one
+    // named exception (a regular expression on the import, anchored so nothing else of an app matches).
+    files: ['tools/bench/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': moduleBoundaries(depConstraints, [
+        '^\\.\\./\\.\\./apps/worker/src/(create-worker|activities|test-support/llm-responder)$',
+      ]),
+    },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: an un-awaited promise there is a lost
-    // command, so floating promises are errors (needs type information).
-    files: ['libs/pipeline/workflows/src/**/*.ts', 'apps/worker/src/test-support/*.workflows.ts'],
+    // command, so floating promises are errors (needs type information). Matched by path, so workflow
+    // files outside the workflows lib (the worker's test workflows, the bench's baseline) obey it too.
+    files: ['libs/pipeline/workflows/src/**/*.ts', 'apps/worker/src/test-support/*.workflows.ts', 'tools/bench/*.workflow.ts'],
     ignores: ['**/*.spec.ts'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

@@ -4,12 +4,13 @@
 // on its own by discover.bench.ts and run on a worker built exactly like the product's.
 // Workflow code: it runs in Temporal's deterministic sandbox (no Node built-ins, no I/O).
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type {
-  DiscoveryActivities,
-  DiscoveryEnrichmentResult,
-  EnrichmentActivities,
-  FamilyOutcome,
-  ScoringActivities,
+import {
+  activityOptions,
+  type DiscoveryActivities,
+  type DiscoveryEnrichmentResult,
+  type EnrichmentActivities,
+  type FamilyOutcome,
+  type ScoringActivities,
 } from '@jobctrl/pipeline/contracts';
 
 /** Registered beside the product's activities by the bench (extraActivities): which jobs are ready to score. */
@@ -31,28 +32,12 @@ export interface BatchDiscoverResult {
   scored: number;
 }
 
-// Activity options mirror discover.workflow.ts and job-preparation.workflow.ts.
-const family = proxyActivities<Pick<DiscoveryActivities, 'discoverySourceFamily'>>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes: ['malformed_response', 'source_config_invalid'] },
-});
-
-const control = proxyActivities<Pick<DiscoveryActivities, 'planDiscoverySources'> & BenchActivities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 5, initialInterval: '1 second' },
-});
-
-const enrichment = proxyActivities<EnrichmentActivities>({
-  startToCloseTimeout: '2 hours',
-  heartbeatTimeout: '30 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '5 seconds' },
-});
-
-const scoring = proxyActivities<ScoringActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '2 seconds' },
-});
+// The product's activity options (timeouts and retry policies), as discover.workflow.ts and
+// job-preparation.workflow.ts use them: the baseline must retry and time out exactly like the product.
+const family = proxyActivities<Pick<DiscoveryActivities, 'discoverySourceFamily'>>(activityOptions('discoverySourceFamily'));
+const control = proxyActivities<Pick<DiscoveryActivities, 'planDiscoverySources'> & BenchActivities>(activityOptions('discoveryControl'));
+const enrichment = proxyActivities<EnrichmentActivities>(activityOptions('discoveryEnrichment'));
+const scoring = proxyActivities<ScoringActivities>(activityOptions('scoreJob'));
 
 export async function batchDiscoverWorkflow(input: BatchDiscoverInput): Promise<BatchDiscoverResult> {
   // Planning creates the run record whose membership enrichment selects from, as in the product.

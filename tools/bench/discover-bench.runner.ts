@@ -10,14 +10,12 @@ import { ACTIVITY_DETAIL_ALLOWLIST, DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, 
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRepository } from '@jobctrl/shared/jobs';
 import { ActivityGauge, CpuTaskPool, createWorkerExecutors, workerCapacity } from '@jobctrl/shared/temporal';
+import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { buildActivities } from '../../apps/worker/src/activities';
 import { createJobctrlWorker, JobctrlWorker, newWorkerIdentity, workflowsEntry } from '../../apps/worker/src/create-worker';
 import type { BaselineMode, BenchOptions, PhaseName } from './bench-args';
 import { isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal, stopNamed } from './bench-support';
 import type { BatchDiscoverInput, BatchDiscoverResult, BenchActivities } from './batch-discover.workflow';
-
-// The simulator is a plain CommonJS fixture server, typed by board-simulator.d.ts.
-const { startBoardSimulator } = require('../fixtures/board-simulator.js') as typeof import('../fixtures/board-simulator');
 
 /** The four ATS boards of the simulator, in the order --families takes them. */
 const FAMILIES = [

@@ -1,5 +1,6 @@
 // The dependency rules of ARCHITECTURE.md §2 are enforced by lint, not by good will: these cases
 // lint real source text at real paths with the workspace's own ESLint config and expect a failure.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -19,6 +20,26 @@ async function boundaryErrors(file: string, code: string): Promise<string[]> {
   return result.messages
     .filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === 'no-restricted-imports')
     .map((m) => m.message);
+}
+
+const NOT_SOURCE = new Set(['node_modules', '.git', '.nx', '.tools', 'dist', 'tmp', 'coverage']);
+
+/** Every .ts/.js/.mjs file below `dir` (relative to the workspace root), generated and installed folders aside. */
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return NOT_SOURCE.has(entry.name) ? [] : sourceFiles(rel);
+    return /\.(ts|js|mjs)$/.test(entry.name) ? [rel] : [];
+  });
+}
+
+/** Whether the nearest project.json above `file` declares a lint target. */
+function hasLintedProject(file: string): boolean {
+  for (let dir = path.dirname(file); dir !== '.'; dir = path.dirname(dir)) {
+    const projectJson = path.join(root, dir, 'project.json');
+    if (fs.existsSync(projectJson)) return Boolean((JSON.parse(fs.readFileSync(projectJson, 'utf8')) as { targets?: { lint?: unknown } }).targets?.lint);
+  }
+  return false;
 }
 
 describe('module boundaries (nx lint)', () => {
@@ -58,6 +79,32 @@ describe('module boundaries (nx lint)', () => {
     expect(await boundaryErrors('libs/shared/db/src/x.ts', codes)).toEqual([]);
     expect(await boundaryErrors('libs/shared/errors/src/x.ts', `import { loadConfig } from '@jobctrl/shared/config';\nexport const x = loadConfig;\n`)).not.toEqual([]);
     expect(await boundaryErrors('libs/shared/errors/src/x.ts', `import { RETRY_POLICIES } from '@jobctrl/pipeline/contracts';\nexport const x = RETRY_POLICIES;\n`)).not.toEqual([]);
+  });
+
+  it('lets test code import tools (the board simulator), production code of a lib not', async () => {
+    const simulator = `import { startBoardSimulator } from '@jobctrl/tools/fixtures';\nexport const x = startBoardSimulator;\n`;
+    expect(await boundaryErrors('libs/discovery/src/adapters/testing/x.ts', simulator)).toEqual([]);
+    expect(await boundaryErrors('libs/discovery/src/x.spec.ts', simulator)).toEqual([]);
+    expect((await boundaryErrors('libs/discovery/src/x.ts', simulator)).join('\n')).toMatch(/type:domain/);
+  });
+
+  it('lints the bench and db:migrate as projects: the bench may use the worker app\'s factory and nothing else of an app', async () => {
+    expect(await boundaryErrors('tools/bench/x.ts', `import { createJobctrlWorker } from '../../apps/worker/src/create-worker';\nexport const x = createJobctrlWorker;\n`)).toEqual([]);
+    expect(await boundaryErrors('tools/bench/x.ts', `import { AppModule } from '../../apps/api/src/app.module';\nexport const x = AppModule;\n`)).not.toEqual([]);
+    expect((await boundaryErrors('tools/bench/x.ts', `import { RunsModule } from '@jobctrl/runs';\nexport const x = RunsModule;\n`)).join('\n')).toMatch(/type:bench/);
+    expect((await boundaryErrors('tools/db/x.ts', `import { SourceService } from '@jobctrl/discovery';\nexport const x = SourceService;\n`)).join('\n')).toMatch(/type:tool/);
+  });
+
+  it('lints the bench\'s baseline workflow as workflow code', async () => {
+    const errors = await boundaryErrors('tools/bench/batch-discover.workflow.ts', `import * as fs from 'node:fs';\nexport const x = fs;\n`);
+    expect(errors.join('\n')).toMatch(/no Node built-ins/);
+  });
+
+  it('puts every TypeScript and JavaScript file in a project with a lint target', () => {
+    // The workspace's own config files at the root belong to no project, on purpose.
+    const WORKSPACE_CONFIG = new Set(['eslint.config.mjs', 'jest.preset.js']);
+    const unlinted = sourceFiles('').filter((file) => !WORKSPACE_CONFIG.has(file) && !hasLintedProject(file));
+    expect(unlinted).toEqual([]);
   });
 
   it('allows the permitted directions', async () => {

@@ -7,11 +7,8 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import * as sqlite3 from 'sqlite3';
 import { sampleProfile } from '@jobctrl/shared/profile';
+import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { GroupProcess, pidAlive, processTree, spawnGroup, waitFor } from '@jobctrl/tools/processes';
-
-// The board simulator is a test fixture server (plain JS).
-// eslint-disable-next-line @nx/enforce-module-boundaries
-const { startBoardSimulator } = require('../../fixtures/board-simulator.js') as typeof import('../../fixtures/board-simulator');
 
 const root = path.resolve(__dirname, '..', '..', '..');
 

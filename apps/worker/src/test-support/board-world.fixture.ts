@@ -8,12 +8,9 @@ import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
 import { discoverWorkflowId, type DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { workerCapacity } from '@jobctrl/shared/temporal';
+import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { createJobctrlWorker } from '../create-worker';
 import type { SuiteTemporal } from './temporal.harness';
-
-// The simulator is a test fixture server (plain JS under tools/fixtures).
-// eslint-disable-next-line @nx/enforce-module-boundaries
-const { startBoardSimulator } = require('../../../../tools/fixtures/board-simulator.js') as typeof import('../../../../tools/fixtures/board-simulator');
 
 export const FAMILIES = [
   { kind: 'greenhouse', token: 'acme' },

@@ -1,15 +1,8 @@
-// The job-board simulator (tools/fixtures, plain CommonJS) for adapter tests, typed by its .d.ts.
-// eslint-disable-next-line @nx/enforce-module-boundaries -- test fixture server
-import type { BoardSimulator, ManifestJob, SimulatorOptions } from '../../../../../tools/fixtures/board-simulator';
+// The job-board simulator (tools/fixtures) for adapter tests.
+import { startBoardSimulator, type BoardSimulator, type ManifestJob, type SimulatorOptions } from '@jobctrl/tools/fixtures';
 
-// eslint-disable-next-line @nx/enforce-module-boundaries -- test fixture server
-const simulator: typeof import('../../../../../tools/fixtures/board-simulator') = require('../../../../../tools/fixtures/board-simulator.js');
-
+export { startBoardSimulator };
 export type { BoardSimulator, ManifestJob, SimulatorOptions };
-
-export function startBoardSimulator(options?: SimulatorOptions): Promise<BoardSimulator> {
-  return simulator.startBoardSimulator(options);
-}
 
 /** Starts one simulator for a describe block and stops it afterwards. */
 export function useBoardSimulator(options?: SimulatorOptions): () => BoardSimulator {
