@@ -10,7 +10,8 @@ import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/di
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { type JobRecord, JobRepository, PREPARATION_PENDING_STAGES, PreparationRepository } from '@jobctrl/shared/jobs';
-import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
+import { ProfileRepository } from '@jobctrl/shared/profile';
+import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker } from './create-worker';
 import { PreparationRecovery } from '@jobctrl/runs/worker';

@@ -6,8 +6,10 @@ import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId, PREP_STAGED_PATCH, PREPARAT
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { PreparationRepository } from '@jobctrl/shared/jobs';
 import { PipelineRunRepository } from '@jobctrl/runs';
-import { SpendLedgerRepository, startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm';
-import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
+import { SpendLedgerRepository } from '@jobctrl/shared/llm';
+import { startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm/testing';
+import { ProfileRepository } from '@jobctrl/shared/profile';
+import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { workflowsEntry } from './create-worker';
 import { PreparationRecovery, RECOVERY_WORKFLOW_ID } from '@jobctrl/runs/worker';
 import { allJobs, setupPreparationWorld, startPipeline as startPipelineRun, type PreparationWorldOptions } from './test-support/preparation-world.fixture';

@@ -1,8 +1,11 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { openJobStore, seedEnrichedJob } from '@jobctrl/shared/jobs';
-import { LlmRuntime, SpendLedgerRepository, startLlmSimulator, type LlmSimulator, type PriceTable } from '@jobctrl/shared/llm';
-import { ProfileRepository, sampleProfile, samplePosting } from '@jobctrl/shared/profile';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { tempDbDir } from '@jobctrl/shared/db/testing';
+import { openJobStore, seedEnrichedJob } from '@jobctrl/shared/jobs/testing';
+import { LlmRuntime, SpendLedgerRepository, type PriceTable } from '@jobctrl/shared/llm';
+import { startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm/testing';
+import { ProfileRepository } from '@jobctrl/shared/profile';
+import { sampleProfile, samplePosting } from '@jobctrl/shared/profile/testing';
 import { composeCoverLetterExtractive } from './extractive-letter.composer';
 import { createCoverLetterActivities, type CoverLetterActivityDeps } from './cover-letter.activities';
 import { ReviewExecutor } from './review.executor';

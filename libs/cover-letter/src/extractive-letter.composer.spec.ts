@@ -1,4 +1,5 @@
-import { emptyProfile, sampleProfile, samplePosting, type Profile } from '@jobctrl/shared/profile';
+import { emptyProfile, type Profile } from '@jobctrl/shared/profile';
+import { sampleProfile, samplePosting } from '@jobctrl/shared/profile/testing';
 import { composeCoverLetterExtractive, withArticle } from './extractive-letter.composer';
 import { CLICHES, countWords, factualReviewExtractive, qualityReviewExtractive } from './letter-review.rules';
 

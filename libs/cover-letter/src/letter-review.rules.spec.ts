@@ -1,4 +1,4 @@
-import { sampleProfile, samplePosting } from '@jobctrl/shared/profile';
+import { sampleProfile, samplePosting } from '@jobctrl/shared/profile/testing';
 import { composeCoverLetterExtractive } from './extractive-letter.composer';
 import { factualReviewExtractive, findPlaceholders, qualityReviewExtractive, yearsClaims } from './letter-review.rules';
 

@@ -1,5 +1,5 @@
-import { scriptedLlmClient } from '@jobctrl/shared/llm';
-import { sampleProfile, samplePosting } from '@jobctrl/shared/profile';
+import { scriptedLlmClient } from '@jobctrl/shared/llm/testing';
+import { sampleProfile, samplePosting } from '@jobctrl/shared/profile/testing';
 import { composeCoverLetterExtractive } from './extractive-letter.composer';
 import { COVER_LETTER_SCHEMA, parseCoverLetterAnswer, writeCoverLetterWithModel } from './model-letter.writer';
 

@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { HostPolicyHttpClient } from '@jobctrl/shared/http';
 import { JobRepository, type ObservedPosting } from '@jobctrl/shared/jobs';
 import { CpuTaskPool } from '@jobctrl/shared/temporal';

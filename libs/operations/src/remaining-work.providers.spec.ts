@@ -1,4 +1,5 @@
-import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { DiscoveryRunRepository, JobRepository, PreparationRepository, RemainingWorkRepository, type ObservedPosting } from '@jobctrl/shared/jobs';
 import { discoveryRemainingWork, preparationRemainingWork } from './remaining-work.providers';
 import { RemainingWorkRegistry } from './remaining-work.registry';

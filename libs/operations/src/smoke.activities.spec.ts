@@ -1,5 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { ActivityGauge } from '@jobctrl/shared/temporal';
 import { createSmokeActivities } from './smoke.activities';
 import { SmokeProbeRepository } from './smoke-probe.repository';

@@ -1,4 +1,5 @@
-import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { WorkerHeartbeatEntity } from './worker-heartbeat.entity';
 import { HEARTBEAT_RETENTION_MS, WorkerHeartbeatRepository } from './worker-heartbeat.repository';
 import { HEARTBEAT_SCHEMA_VERSION, type WorkerHeartbeat } from './worker-heartbeat.model';

@@ -1,7 +1,9 @@
-import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { JobRepository, PreparationBatchRepository, PreparationRepository, type ObservedPosting } from '@jobctrl/shared/jobs';
 import { SpendLedgerRepository } from '@jobctrl/shared/llm';
-import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
+import { ProfileRepository } from '@jobctrl/shared/profile';
+import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { createPreparationActivities, type PreparationActivityDeps, type RunProgressRecorder } from './preparation.activities';
 
 const dbs = tempDbDir('prep-activities');

@@ -1,4 +1,5 @@
-import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { PipelineRunRepository } from './pipeline-run.repository';
 
 const dbs = tempDbDir('pipeline-runs');

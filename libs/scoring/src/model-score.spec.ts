@@ -1,5 +1,5 @@
-import { scriptedLlmClient } from '@jobctrl/shared/llm';
-import { sampleProfile, samplePosting } from '@jobctrl/shared/profile';
+import { scriptedLlmClient } from '@jobctrl/shared/llm/testing';
+import { sampleProfile, samplePosting } from '@jobctrl/shared/profile/testing';
 import { MAX_DESCRIPTION_CHARS, MODEL_SCORE_SCHEMA, parseModelScoreAnswer, scoreJobWithModel } from './model-score';
 
 const answer = { score: 82, rationale: 'Strong platform background.', matched: ['Kubernetes', 'Terraform'], missing: ['Rust'] };

@@ -1,4 +1,5 @@
-import { emptyProfile, sampleProfile, samplePosting } from '@jobctrl/shared/profile';
+import { emptyProfile } from '@jobctrl/shared/profile';
+import { sampleProfile, samplePosting } from '@jobctrl/shared/profile/testing';
 import { scoreJobExtractive } from './extractive-score.rules';
 import { scoringProfileFrom } from './scoring-profile.mapper';
 

@@ -1,8 +1,11 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { tempDbDir } from '@jobctrl/shared/db';
-import { openJobStore, seedEnrichedJob, type StageFence } from '@jobctrl/shared/jobs';
-import { LlmRuntime, SpendLedgerRepository, startLlmSimulator } from '@jobctrl/shared/llm';
-import { ProfileRepository, sampleProfile, samplePosting } from '@jobctrl/shared/profile';
+import { tempDbDir } from '@jobctrl/shared/db/testing';
+import { type StageFence } from '@jobctrl/shared/jobs';
+import { openJobStore, seedEnrichedJob } from '@jobctrl/shared/jobs/testing';
+import { LlmRuntime, SpendLedgerRepository } from '@jobctrl/shared/llm';
+import { startLlmSimulator } from '@jobctrl/shared/llm/testing';
+import { ProfileRepository } from '@jobctrl/shared/profile';
+import { sampleProfile, samplePosting } from '@jobctrl/shared/profile/testing';
 import { createScoringActivities } from './scoring.activities';
 
 const dbs = tempDbDir('scoring');

@@ -1,4 +1,5 @@
-import { emptyProfile, sampleProfile, samplePosting } from '@jobctrl/shared/profile';
+import { emptyProfile } from '@jobctrl/shared/profile';
+import { sampleProfile, samplePosting } from '@jobctrl/shared/profile/testing';
 import { MAX_BULLETS_PER_ENTRY, tailorResumeExtractive } from './extractive-tailor.rules';
 import { checkNoNewFacts } from './no-new-facts.checker';
 

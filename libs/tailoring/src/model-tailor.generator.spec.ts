@@ -1,5 +1,5 @@
-import { scriptedLlmClient } from '@jobctrl/shared/llm';
-import { sampleProfile, samplePosting } from '@jobctrl/shared/profile';
+import { scriptedLlmClient } from '@jobctrl/shared/llm/testing';
+import { sampleProfile, samplePosting } from '@jobctrl/shared/profile/testing';
 import { tailorResumeExtractive } from './extractive-tailor.rules';
 import { TAILORED_RESUME_SCHEMA, parseTailoredResumeAnswer, tailorResumeWithModel, type TailoredResumeAnswer } from './model-tailor.generator';
 

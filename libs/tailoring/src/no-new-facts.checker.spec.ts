@@ -1,4 +1,4 @@
-import { sampleProfile, samplePosting } from '@jobctrl/shared/profile';
+import { sampleProfile, samplePosting } from '@jobctrl/shared/profile/testing';
 import { tailorResumeExtractive } from './extractive-tailor.rules';
 import { checkNoNewFacts, contentWords, numbersIn, organisationsIn, traceResume } from './no-new-facts.checker';
 import type { TailoredResume } from './tailored-resume.types';

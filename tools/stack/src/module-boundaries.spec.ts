@@ -107,6 +107,16 @@ describe('module boundaries (nx lint)', () => {
     expect(unlinted).toEqual([]);
   });
 
+  it('keeps test helpers out of production entry points: they are exported by a lib\'s /testing entry', () => {
+    const { compilerOptions } = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } };
+    const production = Object.entries(compilerOptions.paths).filter(([alias]) => !alias.endsWith('/testing'));
+    const fromTesting = production
+      .filter(([, [file]]) => /from '[^']*[/.]testing[^']*'/.test(fs.readFileSync(path.join(root, file), 'utf8')))
+      .map(([alias]) => alias);
+    expect(fromTesting).toEqual([]);
+    expect(Object.keys(compilerOptions.paths)).toEqual(expect.arrayContaining(['@jobctrl/shared/db/testing', '@jobctrl/shared/jobs/testing', '@jobctrl/shared/llm/testing', '@jobctrl/shared/profile/testing']));
+  });
+
   it('allows the permitted directions', async () => {
     expect(await boundaryErrors('libs/scoring/src/x.ts', `import { loadConfig } from '@jobctrl/shared/config';\nexport const x = loadConfig;\n`)).toEqual([]);
     expect(await boundaryErrors('apps/worker/src/x.ts', `import { smokeWorkflow } from '@jobctrl/pipeline/workflows';\nexport const x = smokeWorkflow;\n`)).toEqual([]);

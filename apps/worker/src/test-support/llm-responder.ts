@@ -1,4 +1,4 @@
-import type { SimulatedLlmRequest } from '@jobctrl/shared/llm';
+import type { SimulatedLlmRequest } from '@jobctrl/shared/llm/testing';
 import { experienceByRecency, type Profile, type ProfileEducation, type ProfileExperience } from '@jobctrl/shared/profile';
 
 /**

@@ -6,7 +6,8 @@ import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId } from '@jobctrl/pipeline/co
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRecord, JobRepository } from '@jobctrl/shared/jobs';
 import { PipelineRunRepository } from '@jobctrl/runs';
-import { ProfileRepository, sampleProfile } from '@jobctrl/shared/profile';
+import { ProfileRepository } from '@jobctrl/shared/profile';
+import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import type { PreparationSettings } from '../activities';
 import { createJobctrlWorker } from '../create-worker';

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { createDataSource } from './data-source.factory';
 import { openConnectionCount } from './sqlite3.driver';
-import { tempDbDir } from './temp-db.testing';
+import { tempDbDir } from './testing';
 
 const tmp = tempDbDir('data-source');
 afterAll(() => tmp.cleanup());

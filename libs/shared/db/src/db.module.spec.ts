@@ -4,7 +4,7 @@ import { DB_OPTIONS, DbModule } from './db.module';
 import type { DbOptions } from './db.options';
 import { runMigrations } from './migration.runner';
 import { openConnectionCount } from './sqlite3.driver';
-import { tempDbDir } from './temp-db.testing';
+import { tempDbDir } from './testing';
 import { UnitOfWorkFactory } from './unit-of-work.factory';
 
 const tmp = tempDbDir('module');

@@ -12,4 +12,3 @@ export { runMigrations, pendingMigrations } from './migration.runner';
 export type { MigrationRunOptions } from './migration.runner';
 export { ALL_MIGRATIONS } from './migrations/migration.registry';
 export { DbModule, DB_OPTIONS } from './db.module';
-export { tempDbDir } from './temp-db.testing';

@@ -3,7 +3,7 @@ import { createDataSource } from './data-source.factory';
 import { pendingMigrations, runMigrations } from './migration.runner';
 import { ALL_MIGRATIONS } from './migrations/migration.registry';
 import { openConnectionCount } from './sqlite3.driver';
-import { tempDbDir } from './temp-db.testing';
+import { tempDbDir } from './testing';
 import { withUnitOfWork } from './unit-of-work.runner';
 
 // Every migration name, in order: these tests are about the runner, not about one migration.

@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryGeneratedColumn, QueryRunnerAlreadyReleasedError
 import { createDataSource } from './data-source.factory';
 import type { DbOptions } from './db.options';
 import { openConnectionCount } from './sqlite3.driver';
-import { tempDbDir } from './temp-db.testing';
+import { tempDbDir } from './testing';
 import { TransactionUnfinishedError } from './transaction-unfinished.error';
 import { UnitOfWorkFactory } from './unit-of-work.factory';
 import { UnitOfWork, withUnitOfWork } from './unit-of-work.runner';

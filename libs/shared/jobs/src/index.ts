@@ -8,5 +8,3 @@ export * from './preparation.repository';
 export * from './preparation-batch.repository';
 export * from './remaining-work.repository';
 export * from './employer-name.rules';
-// Test support: exported so the specs of every preparation stage seed jobs the same way.
-export { openJobStore, seedEnrichedJob } from './testing/job.fixture';

@@ -1,4 +1,5 @@
-import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { LifecycleEventRepository, type NewLifecycleEvent } from './lifecycle-event.repository';
 
 const dbs = tempDbDir('lifecycle-events');

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { PreparationRepository, type StageFence } from './preparation.repository';
 import { openJobStore, seedEnrichedJob } from './testing/job.fixture';
 

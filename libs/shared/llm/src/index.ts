@@ -6,9 +6,7 @@ export type { HttpCall, LlmClientConfig, ModelAnswer, RepairTurn, TokenCounts } 
 export * from './openai.client';
 export * from './anthropic.client';
 export * from './llm-client.factory';
-export * from './testing/llm-simulator';
 export * from './spend-ledger.repository';
 export * from './spend-gate';
 export * from './llm-runtime';
-export * from './testing/scripted-llm.fake';
 export * from './answer-fields';

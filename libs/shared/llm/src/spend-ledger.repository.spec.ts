@@ -1,5 +1,6 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { runMigrations, tempDbDir, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { LlmError } from './llm.errors';
 import { LlmRuntime, toSpendfulFailure } from './llm-runtime';
 import type { LlmClient, LlmUsage } from './llm.types';

@@ -24,8 +24,6 @@ export {
   type RelevanceJob,
   type Relevance,
 } from './job-relevance.rules';
-// Test support (pure data): exported so specs of every lib share one fixture.
-export { sampleProfile, samplePosting } from './testing/profile.fixture';
 export * from './profile.repository';
 export { canonicalProfileContent, sameProfileContent } from './profile-content.rules';
 export { LEGAL_SUFFIXES, containsRun, nameTokens, nameWords } from './organisation-name.rules';
