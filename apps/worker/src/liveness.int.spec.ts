@@ -12,7 +12,7 @@ import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker } from './create-worker';
-import { setupBoardWorld } from './test-support/board-world.fixture';
+import { setupBoardWorld, worldWorker } from './test-support/board-world.fixture';
 import { createProbeActivities } from './test-support/probe.activities';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal, type WorkerProcess } from './test-support/temporal.harness';
 import { waitFor } from '@jobctrl/tools/processes';
@@ -88,15 +88,7 @@ async function retryAfterWorld() {
     families: [{ kind: 'lever', token: 'globex' }],
     knobs: { boards: { 'lever:globex': { rateLimit429: { nextN: 1, retryAfterSec: 45 } } } },
   });
-  const jw = await createJobctrlWorker({
-    connection: suite.connection,
-    namespace: 'default',
-    taskQueue: world.taskQueue,
-    capacity: workerCapacity(4),
-    uow: world.uow,
-    workflowBundle: suite.bundle,
-    pipeline: { internalConcurrency: 2, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 2 }, enrichmentPollMs: 100 },
-  });
+  const jw = await worldWorker(suite, world, { pipeline: { internalConcurrency: 2, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 2 } } });
   return { world, jw };
 }
 

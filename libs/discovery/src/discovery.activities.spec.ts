@@ -53,7 +53,7 @@ describe('discovery activities', () => {
     expect(await env.run(act.planDiscoverySources, { runId: 'r1' })).toEqual(plan);
     await expect(env.run(act.planDiscoverySources, { runId: 'r2', sourceIds: ['00000000-0000-4000-8000-000000000000'] })).rejects.toThrow(/unknown source ids/);
     // A run that carries its own snapshot (a pipeline's discover child) plans with it, not the value now.
-    expect((await env.run(act.planDiscoverySources, { runId: 'r3', internalConcurrency: 7 })).internalConcurrency).toBe(7);
+    expect(await env.run(act.planDiscoverySources, { runId: 'r3', internalConcurrency: 7 })).toMatchObject({ internalConcurrency: 7 });
     // A source disabled after the run was accepted is refused by name, not crawled.
     await expect(env.run(act.planDiscoverySources, { runId: 'r4', sourceIds: [a.id, (await sources.list()).find((x) => x.name === 'off')?.id ?? ''] })).rejects.toThrow(/disabled sources: off/);
   });

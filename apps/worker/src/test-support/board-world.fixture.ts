@@ -9,6 +9,8 @@ import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
 import { discoverWorkflowId, type DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
+import type { WorkerOptions } from '@temporalio/worker';
+import type { PipelineSettings } from '../activities';
 import { createJobctrlWorker } from '../create-worker';
 import type { SuiteTemporal } from './temporal.harness';
 
@@ -49,17 +51,27 @@ export async function setupBoardWorld(jobsPerBoard: number, opts: { maxParallelF
   return { sim, dir, databasePath, uow, taskQueue, jobs: new JobRepository(uow), runs: new DiscoveryRunRepository(uow) };
 }
 
-/** One discover run of the world's sources on an in-process worker without a browser; the worker is closed after. */
-export async function discoverOnce(suite: SuiteTemporal, world: Awaited<ReturnType<typeof setupBoardWorld>>): Promise<DiscoverWorkflowResult> {
-  const jw = await createJobctrlWorker({
+export type BoardWorld = Awaited<ReturnType<typeof setupBoardWorld>>;
+
+/**
+ * An in-process worker of the worker app's own factory on the world's queue and database, without a
+ * browser; no host spacing (the simulator is the only host), four slots unless told otherwise.
+ */
+export function worldWorker(suite: SuiteTemporal, world: BoardWorld, opts: { slots?: number; pipeline?: Partial<PipelineSettings>; workflowBundle?: WorkerOptions['workflowBundle'] } = {}) {
+  return createJobctrlWorker({
     connection: suite.connection,
     namespace: 'default',
     taskQueue: world.taskQueue,
-    capacity: workerCapacity(4),
+    capacity: workerCapacity(opts.slots ?? 4),
     uow: world.uow,
-    workflowBundle: suite.bundle,
-    pipeline: { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100 },
+    workflowBundle: opts.workflowBundle ?? suite.bundle,
+    pipeline: { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100, ...opts.pipeline },
   });
+}
+
+/** One discover run of the world's sources on an in-process worker without a browser; the worker is closed after. */
+export async function discoverOnce(suite: SuiteTemporal, world: BoardWorld): Promise<DiscoverWorkflowResult> {
+  const jw = await worldWorker(suite, world);
   try {
     const runId = randomUUID();
     return await jw.worker.runUntil(suite.client.workflow.execute('discoverWorkflow', { taskQueue: world.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }));

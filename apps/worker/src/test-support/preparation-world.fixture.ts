@@ -8,10 +8,8 @@ import { JobRecord, JobRepository } from '@jobctrl/shared/jobs';
 import { PipelineRunRepository } from '@jobctrl/runs';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
-import { workerCapacity } from '@jobctrl/shared/temporal';
 import type { PreparationSettings } from '../activities';
-import { createJobctrlWorker } from '../create-worker';
-import { FAMILIES, setupBoardWorld } from './board-world.fixture';
+import { FAMILIES, setupBoardWorld, worldWorker } from './board-world.fixture';
 import type { SuiteTemporal } from './temporal.harness';
 
 /** Live settings a test can change while the worker runs (as PATCH /v1/settings would). */
@@ -40,19 +38,10 @@ export async function setupPreparationWorld(suite: SuiteTemporal, opts: Preparat
   const world = await setupBoardWorld(opts.jobsPerBoard, { families: opts.families ?? [{ kind: 'greenhouse', token: 'acme' }, { kind: 'lever', token: 'globex' }], knobs: opts.knobs });
   const live: LivePreparationSettings = { dailySpendCeilingUsd: 5, tailorScoreThreshold: 50, recoveryIdleMs: 3600_000, ...opts.live };
   await new ProfileRepository(world.uow).put(sampleProfile());
-  const jw = await createJobctrlWorker({
-    connection: suite.connection,
-    namespace: 'default',
-    taskQueue: world.taskQueue,
-    capacity: workerCapacity(opts.slots ?? 4),
-    uow: world.uow,
-    workflowBundle: opts.workflowBundle ?? suite.bundle,
-    pipeline: {
-      internalConcurrency: 4,
-      hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 },
-      enrichmentPollMs: 100,
-      preparation: { llm: opts.llm ?? { provider: 'extractive', prices: {}, timeoutMs: 10_000 }, live: () => live },
-    },
+  const jw = await worldWorker(suite, world, {
+    ...(opts.slots !== undefined ? { slots: opts.slots } : {}),
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : {}),
+    pipeline: { preparation: { llm: opts.llm ?? { provider: 'extractive', prices: {}, timeoutMs: 10_000 }, live: () => live } },
   });
   const cleanup = async () => {
     await world.sim.stop();
