@@ -19,4 +19,6 @@ export interface SalaryRange {
   bound?: SalaryBound;
   /** True when the period was not stated and was guessed from the amount's magnitude. */
   periodInferred?: boolean;
+  /** The text gave the larger figure first ("$150k - $120k"); min and max were put in order. */
+  swapped?: boolean;
 }

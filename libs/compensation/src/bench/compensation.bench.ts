@@ -1,0 +1,37 @@
+// npm run bench:compensation [-- --corpus FILE.jsonl]: the deterministic compensation parser against
+// a labelled corpus (default: libs/compensation/corpus/salaries.jsonl). The failing rows go to
+// stderr; the last stdout line is one JSON object {rows, exact, accuracy, fields, undecided}.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseCorpus, scoreCorpus } from './compensation-bench';
+
+const USAGE = `Usage: npm run bench:compensation -- [--corpus FILE.jsonl]
+
+Exact-match accuracy of the compensation parser (no model) on a labelled corpus. Each line:
+{"text": "...", "expect": {"kind", "currency", "interval", "min", "max"}, "country"?: "US", "field"?: "description"}
+
+  --corpus FILE   the corpus                         default libs/compensation/corpus/salaries.jsonl
+  -h, --help      this text`;
+
+function main(): void {
+  let values: { corpus?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({ args: process.argv.slice(2), strict: true, allowPositionals: false, options: { corpus: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+    process.exit(64); // EX_USAGE
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const file = resolve(values.corpus ?? resolve(__dirname, '../../corpus/salaries.jsonl'));
+  const { failures, ...result } = scoreCorpus(parseCorpus(readFileSync(file, 'utf8')));
+  for (const f of failures) {
+    process.stderr.write(`line ${f.line}: ${JSON.stringify(f.text)}\n  expected ${JSON.stringify(f.expected)}\n  got      ${JSON.stringify(f.got)}\n`);
+  }
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main();

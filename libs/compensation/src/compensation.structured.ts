@@ -1,0 +1,128 @@
+import type { CompensationInterval, CompensationKind, CompensationRowInput, StructuredCompensation } from './compensation.types';
+
+/**
+ * Rows from the structured shapes boards publish, one helper per shape, pure over the board's JSON.
+ * Each row keeps the raw JSON as its text (for provenance and a later model step) and the value read
+ * from it as `structured`, which determineCompensation takes as given.
+ */
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+
+function row(field: string, raw: unknown, structured: StructuredCompensation, country?: string | null): CompensationRowInput {
+  return { text: JSON.stringify(raw), field, country: country ?? null, structured };
+}
+
+/** "YEAR", "HOUR", "1 YEAR", "per-hour-wage", "yearly": the interval words boards use. */
+export function intervalOf(unit: unknown): CompensationInterval | null {
+  const u = str(unit)?.toLowerCase() ?? '';
+  if (/hour/.test(u)) return 'hour';
+  if (/day|daily/.test(u)) return 'day';
+  if (/week/.test(u)) return 'week';
+  if (/month/.test(u)) return 'month';
+  if (/year|annual|annum/.test(u)) return 'year';
+  return null;
+}
+
+/** JSON-LD JobPosting `baseSalary`: a MonetaryAmount whose value is a QuantitativeValue or a number. */
+export function jsonLdBaseSalaryRows(baseSalary: unknown, country?: string | null): CompensationRowInput[] {
+  const amount = obj(baseSalary);
+  if (!amount) return [];
+  const value = obj(amount['value']);
+  const single = value ? num(value['value']) : num(amount['value']);
+  const min = value ? (num(value['minValue']) ?? single) : single;
+  const max = value ? (num(value['maxValue']) ?? single) : single;
+  if (min === null && max === null) return [];
+  const interval = intervalOf(value?.['unitText'] ?? amount['unitText']);
+  return [row('jsonld.baseSalary', baseSalary, { currency: str(amount['currency']), interval, min, max }, country)];
+}
+
+/** RemoteOK `salary_min`/`salary_max`: yearly USD, 0 when the company gave none. */
+export function remoteOkRows(job: unknown): CompensationRowInput[] {
+  const j = obj(job);
+  const min = num(j?.['salary_min']) || null;
+  const max = num(j?.['salary_max']) || null;
+  if (min === null && max === null) return [];
+  return [row('remoteok.salary_min_max', { salary_min: j?.['salary_min'], salary_max: j?.['salary_max'] }, { currency: 'USD', interval: 'year', min, max })];
+}
+
+const ASHBY_KIND: Readonly<Record<string, CompensationKind>> = {
+  salary: 'base', hourly: 'hourly', commission: 'ote', bonus: 'bonus', equitypercentage: 'equity', equitycashvalue: 'equity',
+};
+
+/**
+ * Ashby `compensation`: one row per `summaryComponents` entry (Salary, Commission, Bonus, Equity…),
+ * plus the `compensationTierSummary` text ("$120K – $150K • Offers Equity") as a text row.
+ */
+export function ashbyRows(compensation: unknown, country?: string | null): CompensationRowInput[] {
+  const c = obj(compensation);
+  if (!c) return [];
+  const rows: CompensationRowInput[] = [];
+  const components = Array.isArray(c['summaryComponents']) ? c['summaryComponents'] : [];
+  components.forEach((raw, index) => {
+    const component = obj(raw);
+    if (!component) return;
+    const type = (str(component['compensationType']) ?? '').toLowerCase().replace(/[^a-z]/g, '');
+    const kind = ASHBY_KIND[type] ?? 'base';
+    const interval = intervalOf(component['interval']);
+    const percent = type === 'equitypercentage';
+    rows.push(
+      row(`ashby.compensation.summaryComponents[${index}]`, raw, {
+        kind: kind === 'base' && interval === 'hour' ? 'hourly' : kind,
+        // Equity as a percentage has no currency amount: the figures stay, the currency does not.
+        currency: percent ? null : str(component['currencyCode']),
+        interval: percent ? null : interval,
+        min: num(component['minValue']),
+        max: num(component['maxValue']),
+      }, country),
+    );
+  });
+  const summary = str(c['compensationTierSummary']);
+  if (summary) rows.push({ text: summary, field: 'ashby.compensation.compensationTierSummary', country: country ?? null });
+  return rows;
+}
+
+/** Lever `salaryRange {min, max, currency, interval: "per-year-salary" | "per-hour-wage" | …}`. */
+export function leverRows(posting: unknown, country?: string | null): CompensationRowInput[] {
+  const p = obj(posting);
+  const range = obj(p?.['salaryRange']);
+  const rows: CompensationRowInput[] = [];
+  if (range && (num(range['min']) !== null || num(range['max']) !== null)) {
+    const interval = intervalOf(range['interval']);
+    rows.push(row('lever.salaryRange', range, { currency: str(range['currency']), interval, min: num(range['min']), max: num(range['max']) }, country));
+  }
+  const description = str(p?.['salaryDescriptionPlain']);
+  if (description) rows.push({ text: description, field: 'lever.salaryDescription', country: country ?? null });
+  return rows;
+}
+
+/** Greenhouse `pay_input_ranges [{min_cents, max_cents, currency_type, title}]` (with pay_transparency=true). */
+export function greenhouseRows(payInputRanges: unknown, country?: string | null): CompensationRowInput[] {
+  if (!Array.isArray(payInputRanges)) return [];
+  return payInputRanges.flatMap((raw, index) => {
+    const r = obj(raw);
+    const minCents = num(r?.['min_cents']);
+    const maxCents = num(r?.['max_cents']);
+    if (!r || (minCents === null && maxCents === null)) return [];
+    // Greenhouse states neither kind nor interval; its pay ranges are yearly salaries unless the
+    // figure is an hourly wage, which the magnitude rule of determineCompensation recognises.
+    return [row(`greenhouse.pay_input_ranges[${index}]`, raw, {
+      currency: str(r['currency_type']),
+      interval: null,
+      min: minCents === null ? null : minCents / 100,
+      max: maxCents === null ? null : maxCents / 100,
+    }, country)];
+  });
+}
+
+/** Workable `salary`: `{salary_from, salary_to, salary_currency}` as data, or a plain string. */
+export function workableRows(salary: unknown, country?: string | null): CompensationRowInput[] {
+  if (typeof salary === 'string') return salary.trim() ? [{ text: salary.trim(), field: 'workable.salary', country: country ?? null }] : [];
+  const s = obj(salary);
+  const min = num(s?.['salary_from']);
+  const max = num(s?.['salary_to']);
+  if (!s || (min === null && max === null)) return [];
+  return [row('workable.salary', salary, { currency: str(s['salary_currency']), interval: intervalOf(s['salary_period'] ?? s['interval']), min, max }, country)];
+}
