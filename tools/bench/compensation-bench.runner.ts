@@ -1,5 +1,4 @@
-import { determineCompensation } from '../compensation.determination';
-import type { CompensationResult } from '../compensation.types';
+import { determineCompensation, type CompensationResult } from '@jobctrl/compensation';
 
 /**
  * Scores the parser's determination against a labelled corpus (one JSON object a line:

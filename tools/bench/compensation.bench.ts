@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseCorpus, scoreCorpus } from './compensation-bench';
+import { parseCorpus, scoreCorpus } from './compensation-bench.runner';
 
 const USAGE = `Usage: npm run bench:compensation -- [--corpus FILE.jsonl]
 
@@ -26,7 +26,7 @@ function main(): void {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const file = resolve(values.corpus ?? resolve(__dirname, '../../corpus/salaries.jsonl'));
+  const file = resolve(values.corpus ?? resolve(__dirname, '../../libs/compensation/corpus/salaries.jsonl'));
   const { failures, ...result } = scoreCorpus(parseCorpus(readFileSync(file, 'utf8')));
   for (const f of failures) {
     process.stderr.write(`line ${f.line}: ${JSON.stringify(f.text)}\n  expected ${JSON.stringify(f.expected)}\n  got      ${JSON.stringify(f.got)}\n`);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseCorpus, scoreCorpus } from './compensation-bench';
+import { parseCorpus, scoreCorpus } from './compensation-bench.runner';
 
 const tiny = [
   { text: 'Lendable | London, UK | ONSITE | £60-85k + Benefits', expect: { kind: 'base', currency: 'GBP', interval: 'year', min: 60000, max: 85000 } },
@@ -27,8 +27,8 @@ describe('compensation bench', () => {
     const dir = mkdtempSync(join(tmpdir(), 'comp-bench-'));
     const corpus = join(dir, 'tiny.jsonl');
     writeFileSync(corpus, tiny);
-    const run = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', resolve(__dirname, 'compensation.bench.ts'), '--corpus', corpus], {
-      cwd: resolve(__dirname, '../../../..'),
+    const run = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', resolve(__dirname, 'compensation.bench.ts'), '--corpus', corpus], {
+      cwd: resolve(__dirname, '../..'),
       env: { ...process.env, TS_NODE_PROJECT: 'tsconfig.base.json' },
       encoding: 'utf8',
     });
@@ -41,7 +41,7 @@ describe('compensation bench', () => {
   });
 
   it('reaches at least 0.95 exact on the repo corpus of at least 200 rows', () => {
-    const result = scoreCorpus(parseCorpus(readFileSync(resolve(__dirname, '../../corpus/salaries.jsonl'), 'utf8')));
+    const result = scoreCorpus(parseCorpus(readFileSync(resolve(__dirname, '../../libs/compensation/corpus/salaries.jsonl'), 'utf8')));
     expect(result.rows).toBeGreaterThanOrEqual(200);
     expect(result.accuracy).toBeGreaterThanOrEqual(0.95);
   });
