@@ -129,7 +129,7 @@ export class PipelineRunService {
       state: (blocked ?? status) as PipelineRunState,
       blockedReason: blocked,
       progress: discovery
-        ? { ...discovery.progress, detail: await this.runs.progressDetail(runId) }
+        ? { ...discovery.progress, detail: discovery.detail }
         : { ...(run.preparation ? { completed: run.preparation.completed + run.preparation.failed, total: run.preparation.selected } : { completed: 0, total: 0 }), detail: null },
       preparation: run.preparation,
       familiesFailed: discovery?.familiesFailed.map((f) => f.family) ?? [],

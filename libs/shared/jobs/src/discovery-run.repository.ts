@@ -4,12 +4,14 @@ export type DiscoveryRunState = 'running' | 'completed' | 'failed' | 'cancelled'
 
 /**
  * What a discovery run has done so far, under its family + terminal spine: the spine moves once per
- * family, these move per job. Each count is the highest ever reported, so it never decreases.
+ * family, these move per job. Each never decreases by construction — membership and stream units are
+ * only ever added, a job never returns to pending_enrichment, and a score is never cleared — so no
+ * high-water mark needs storing.
  */
 export interface DiscoveryProgressDetail {
   /** Postings the run's families committed (new or seen again). */
   jobsCommitted: number;
-  /** Of those, jobs whose detail capture is settled (enriched, source-only, robots-blocked or failed for good). */
+  /** Of those, jobs whose detail capture settled (enriched, source-only, robots-blocked or failed for good): moved on from pending_enrichment. */
   jobsEnriched: number;
   /** Of those, jobs with a score. */
   jobsScored: number;
@@ -25,6 +27,7 @@ export interface DiscoveryRunRecord {
   familiesFailed: Array<{ family: string; error: string | null }>;
   familiesCompleted: string[];
   jobsDiscovered: number;
+  detail: DiscoveryProgressDetail;
   createdAt: string;
   updatedAt: string;
   finishedAt: string | null;
@@ -77,38 +80,6 @@ export class DiscoveryRunRepository {
     );
   }
 
-  /**
-   * The run's progress detail now, merged into the highest counts shown before (in one writer
-   * transaction, so two readers cannot record a lower count after a higher one).
-   */
-  async progressDetail(runId: string): Promise<DiscoveryProgressDetail | null> {
-    return this.uow.run(({ transaction }) =>
-      transaction(async (m) => {
-        const rows: Array<{ progress_detail: string | null }> = await m.query(`SELECT progress_detail FROM discovery_runs WHERE run_id = ?`, [runId]);
-        if (rows.length === 0) return null;
-        const [counts]: Array<{ committed: number; enriched: number | null; scored: number | null }> = await m.query(
-          `SELECT COUNT(*) AS committed,
-                  SUM(CASE WHEN j.enrichment_status IN ('enriched', 'source_only', 'robots_blocked', 'failed') THEN 1 ELSE 0 END) AS enriched,
-                  SUM(CASE WHEN j.score IS NOT NULL THEN 1 ELSE 0 END) AS scored
-             FROM discovery_run_jobs r JOIN jobs j ON j.job_key = r.job_key WHERE r.run_id = ?`,
-          [runId],
-        );
-        const [units]: Array<{ n: number }> = await m.query(`SELECT COUNT(*) AS n FROM stream_units WHERE run_id = ?`, [runId]);
-        const before = rows[0].progress_detail ? (JSON.parse(rows[0].progress_detail) as DiscoveryProgressDetail) : null;
-        const detail: DiscoveryProgressDetail = {
-          jobsCommitted: Math.max(counts.committed, before?.jobsCommitted ?? 0),
-          jobsEnriched: Math.max(counts.enriched ?? 0, before?.jobsEnriched ?? 0),
-          jobsScored: Math.max(counts.scored ?? 0, before?.jobsScored ?? 0),
-        };
-        const unitsCompleted = Math.max(units.n, before?.unitsCompleted ?? 0);
-        if (unitsCompleted > 0) detail.unitsCompleted = unitsCompleted;
-        const serialized = JSON.stringify(detail);
-        if (serialized !== rows[0].progress_detail) await m.query(`UPDATE discovery_runs SET progress_detail = ? WHERE run_id = ?`, [serialized, runId]);
-        return detail;
-      }, 'immediate'),
-    );
-  }
-
   async finishedUnits(runId: string, sourceId: string): Promise<Set<string>> {
     const rows: Array<{ unit_key: string }> = await this.uow.run(({ manager }) =>
       manager.query(`SELECT unit_key FROM stream_units WHERE run_id = ? AND source_id = ?`, [runId, sourceId]),
@@ -132,7 +103,17 @@ export class DiscoveryRunRepository {
         `SELECT family, status, error FROM discovery_family_results WHERE run_id = ? ORDER BY family`,
         [runId],
       );
-      const jobs = (await manager.query(`SELECT COUNT(*) AS n FROM discovery_run_jobs WHERE run_id = ?`, [runId]))[0].n as number;
+      // One pass over the membership: committed (= jobsDiscovered), settled enrichment, scored.
+      const [counts]: Array<{ committed: number; enriched: number | null; scored: number | null }> = await manager.query(
+        `SELECT COUNT(*) AS committed,
+                SUM(CASE WHEN j.stage <> 'pending_enrichment' THEN 1 ELSE 0 END) AS enriched,
+                SUM(CASE WHEN j.score IS NOT NULL THEN 1 ELSE 0 END) AS scored
+           FROM discovery_run_jobs r JOIN jobs j ON j.job_key = r.job_key WHERE r.run_id = ?`,
+        [runId],
+      );
+      const [units]: Array<{ n: number }> = await manager.query(`SELECT COUNT(*) AS n FROM stream_units WHERE run_id = ?`, [runId]);
+      const detail: DiscoveryProgressDetail = { jobsCommitted: counts.committed, jobsEnriched: counts.enriched ?? 0, jobsScored: counts.scored ?? 0 };
+      if (units.n > 0) detail.unitsCompleted = units.n;
       return {
         runId: r.run_id,
         state: r.state,
@@ -140,7 +121,8 @@ export class DiscoveryRunRepository {
         progress: { completed: r.progress_completed, total: r.progress_total },
         familiesFailed: families.filter((f) => f.status === 'failed').map((f) => ({ family: f.family, error: f.error })),
         familiesCompleted: families.filter((f) => f.status === 'completed').map((f) => f.family),
-        jobsDiscovered: jobs,
+        jobsDiscovered: counts.committed,
+        detail,
         createdAt: new Date(r.created_at).toISOString(),
         updatedAt: new Date(r.updated_at).toISOString(),
         finishedAt: r.finished_at === null ? null : new Date(r.finished_at).toISOString(),
