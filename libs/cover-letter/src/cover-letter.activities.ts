@@ -66,23 +66,17 @@ export function createCoverLetterActivities(deps: CoverLetterActivityDeps): Cove
       if (job.stage !== 'pending_cover' || !letter) return { accepted: job.stage === 'prepared', outcome: 'skipped', issues: [], stage: job.stage };
       const { profile } = await deps.profile();
       const ctx = Context.current();
-      // The coordinator only waits; it heartbeats so a cancel reaches it (and through the pair
-      // signal, the leaves) while the reviews run on the executor.
-      const beat = setInterval(() => ctx.heartbeat(), 1000);
-      let pair;
-      try {
-        pair = await deps.reviews.runPair({
-          factual: leaf(deps, jobKey, job.coverAttempts, 'factual', (client, signal) =>
-            client ? factualReviewWithModel(client, profile, letter, postingOf(job), { signal, asOf: thisMonth() }).then((r) => r.verdict) : factualReviewExtractive(profile, letter, postingOf(job), { asOf: thisMonth() }),
-          ),
-          quality: leaf(deps, jobKey, job.coverAttempts, 'quality', (client, signal) =>
-            client ? qualityReviewWithModel(client, letter, postingOf(job), { signal }).then((r) => r.verdict) : qualityReviewExtractive(letter, postingOf(job)),
-          ),
-          signal: ctx.cancellationSignal,
-        });
-      } finally {
-        clearInterval(beat);
-      }
+      // The coordinator only waits while the reviews run on the executor; the worker's liveness
+      // heartbeats (activity interceptor) bring a cancel to it, and through the pair signal to the leaves.
+      const pair = await deps.reviews.runPair({
+        factual: leaf(deps, jobKey, job.coverAttempts, 'factual', (client, signal) =>
+          client ? factualReviewWithModel(client, profile, letter, postingOf(job), { signal, asOf: thisMonth() }).then((r) => r.verdict) : factualReviewExtractive(profile, letter, postingOf(job), { asOf: thisMonth() }),
+        ),
+        quality: leaf(deps, jobKey, job.coverAttempts, 'quality', (client, signal) =>
+          client ? qualityReviewWithModel(client, letter, postingOf(job), { signal }).then((r) => r.verdict) : qualityReviewExtractive(letter, postingOf(job)),
+        ),
+        signal: ctx.cancellationSignal,
+      });
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? new Error('cancelled');
       const { decision } = pair;
       const issues = decisionIssues(decision);

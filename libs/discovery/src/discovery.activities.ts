@@ -100,8 +100,8 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
     /** Starts preparation for every waiting job; idempotent (USE_EXISTING) and progress-silent. */
     async fanOutPreparation({ runId, includePendingTailor }) {
       const pending = await deps.jobs.selectPendingPreparation({ runId, includePendingTailor });
+      // Liveness (and a cancel) comes from the worker's timer heartbeats while the starts run.
       for (const job of pending) {
-        Context.current().heartbeat();
         // Only the one-time straggler sweep selects pending_tailor: pre-existing scored jobs whose
         // tailoring never ran. Fresh jobs are always started score-only (never double-fanned).
         await deps.startPreparation(job, job.stage === 'pending_tailor' ? 'full' : 'score');
