@@ -24,12 +24,11 @@ const PARSER = path.join(__dirname, `detail-page.parser${path.extname(__filename
  * and the job's idempotency key when it just became ready to score.
  */
 export async function captureDetail(deps: DetailCaptureDeps, job: EnrichmentCandidate, signal: AbortSignal, now: () => number = Date.now): Promise<{ outcome: EnrichmentOutcome; ready: string | null }> {
-  const fetched = await fetchDetail(deps, job.url, signal);
-  // The employer's own name on the page (JSON-LD hiringOrganization) replaces a board token before
-  // the job moves on, so scoring and letters see it; a name the source gave is kept.
-  if (fetched.employer) await deps.jobs.adoptEmployerName(job.jobKey, fetched.employer);
+  const { employer, ...fetched } = await fetchDetail(deps, job.url, signal);
   const outcome = fetched.status === 'failed_retryable' ? settleRetryableFailure(fetched, job.attempts + 1, deps.retry ?? DEFAULT_ENRICHMENT_RETRY, now()) : fetched;
-  const ready = await deps.jobs.recordEnrichment(job.jobKey, outcome);
+  // The employer's own name on the page (JSON-LD hiringOrganization) replaces a board token in the
+  // same write that moves the job on, so scoring and letters see it; a name the source gave is kept.
+  const ready = await deps.jobs.recordEnrichment(job.jobKey, { ...outcome, employer });
   return { outcome, ready };
 }
 

@@ -184,16 +184,18 @@ export class JobRepository {
   /**
    * Records a detail capture. Enriched, robots-blocked, permanently failed and source-only jobs move
    * on to scoring (with whatever description the source gave); a retryable failure stays pending
-   * enrichment until `nextAttemptAt` (now when not given). Returns the job's idempotency key when it
-   * just became ready to score.
+   * enrichment until `nextAttemptAt` (now when not given). An `employer` the page named replaces a
+   * board token in the same write (see adoptEmployerName), so scoring and letters see it. Returns the
+   * job's idempotency key when it just became ready to score.
    */
   async recordEnrichment(
     jobKey: string,
-    outcome: { status: EnrichmentStatus; method?: string; error?: string; descriptionText?: string | null; descriptionHtml?: string | null; nextAttemptAt?: number },
+    outcome: { status: EnrichmentStatus; method?: string; error?: string; descriptionText?: string | null; descriptionHtml?: string | null; nextAttemptAt?: number; employer?: string | null },
     now = Date.now(),
   ): Promise<string | null> {
     return this.uow.run(({ transaction }) =>
       transaction(async (m) => {
+        if (outcome.employer) await adoptEmployerName(m, jobKey, outcome.employer, now);
         const moveOn = outcome.status !== 'failed_retryable';
         await m.query(
           `UPDATE jobs SET enrichment_status = ?, enrichment_method = COALESCE(?, enrichment_method), enrichment_error = ?,
@@ -271,14 +273,21 @@ export class JobRepository {
    * Returns whether the name changed.
    */
   async adoptEmployerName(jobKey: string, employer: string, now = Date.now()): Promise<boolean> {
-    if (!employer.trim() || looksLikeBoardToken(employer)) return false;
+    // A token or an empty name never replaces anything: no writer transaction for it.
+    if (!employerName(employer)) return false;
     return this.uow.run(({ transaction }) => transaction((m) => adoptEmployerName(m, jobKey, employer, now), 'immediate'));
   }
 }
 
-async function adoptEmployerName(m: EntityManager, jobKey: string, employer: string, now: number): Promise<boolean> {
+/** The name a job may adopt: trimmed, and neither empty nor itself a board token. */
+function employerName(employer: string): string | null {
   const name = employer.trim();
-  if (!name || looksLikeBoardToken(name)) return false;
+  return name && !looksLikeBoardToken(name) ? name : null;
+}
+
+async function adoptEmployerName(m: EntityManager, jobKey: string, employer: string, now: number): Promise<boolean> {
+  const name = employerName(employer);
+  if (!name) return false;
   const rows: Array<{ company: string }> = await m.query(`SELECT company FROM jobs WHERE job_key = ?`, [jobKey]);
   if (!rows[0] || !looksLikeBoardToken(rows[0].company)) return false;
   await m.query(`UPDATE jobs SET company = ?, updated_at = ? WHERE job_key = ?`, [name, now, jobKey]);
