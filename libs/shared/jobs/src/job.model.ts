@@ -16,7 +16,7 @@ export const JOB_STAGES = [
 export type JobStage = (typeof JOB_STAGES)[number];
 
 /** Stages a preparation workflow still has work in. */
-export const PREPARATION_PENDING_STAGES: readonly JobStage[] = ['pending_score', 'pending_tailor', 'pending_cover'];
+export const PREPARATION_PENDING_STAGES = ['pending_score', 'pending_tailor', 'pending_cover'] as const satisfies readonly JobStage[];
 
 /** Why a job's preparation is paused (null while it runs or is done). */
 export type PrepStatus = 'spend_ceiling_reached' | null;

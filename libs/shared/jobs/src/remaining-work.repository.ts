@@ -1,8 +1,8 @@
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import type { JobStage } from './job.model';
+import { PREPARATION_PENDING_STAGES } from './job.model';
 
 /** The stages a job still has pipeline work in, from enrichment to its cover letter. */
-export const REMAINING_WORK_STAGES = ['pending_enrichment', 'pending_score', 'pending_tailor', 'pending_cover'] as const satisfies readonly JobStage[];
+export const REMAINING_WORK_STAGES = ['pending_enrichment', ...PREPARATION_PENDING_STAGES] as const;
 export type RemainingWorkStage = (typeof REMAINING_WORK_STAGES)[number];
 
 /**
