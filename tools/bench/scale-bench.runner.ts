@@ -1,0 +1,239 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { bundleWorkflowCode, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
+import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
+import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
+import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId } from '@jobctrl/pipeline/contracts';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { workerCapacity } from '@jobctrl/shared/temporal';
+import { startBoardSimulator } from '@jobctrl/tools/fixtures';
+import { createJobctrlWorker, workflowsEntry } from '../../apps/worker/src/create-worker';
+import { isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal, stopNamed, type BenchTemporal } from './bench-support';
+import type { ScaleOptions } from './scale-bench.args';
+
+/** No politeness spacing (the bench measures the pipeline, not the host policy); enrichment polls as in bench:discover. */
+const PIPELINE = { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100 };
+/** Polling the jobs table costs the product CPU too; 250 ms is fine-grained enough for runs of seconds. */
+const POLL_MS = 250;
+const PROGRESS_EVERY_MS = 5000;
+/** After the workflow is done, this long without a new score means nothing will score any more. */
+const STALL_MS = 60_000;
+
+export interface SizeResult {
+  size: number;
+  jobs: number;
+  scored: number;
+  /** t0 (just before the workflow start) until the last job's scored_at. */
+  wallMs: number;
+  msPerJob: number;
+  /** Until the last job was first stored. */
+  discoveredMs: number;
+  /** Until the DiscoverWorkflow itself completed. */
+  workflowMs: number;
+  ttfsMs: number;
+  /** Events in the DiscoverWorkflow's history (all runs of it, if it continued as new). */
+  historyEvents: number;
+  /** Per activity type of the DiscoverWorkflow: calls and summed duration (scheduled → closed). */
+  activities: Record<string, { calls: number; ms: number }>;
+  enrichment: Record<string, number>;
+  databasePath: string;
+  loadavg: number;
+}
+
+interface Counts {
+  jobs: number;
+  scored: number;
+  first: number | null;
+  last: number | null;
+  stored: number | null;
+}
+
+async function counts(uow: UnitOfWorkFactory): Promise<Counts> {
+  const [r]: Array<Record<keyof Counts, number | null>> = await uow.run(({ manager }) =>
+    manager.query(`SELECT COUNT(*) AS jobs, COUNT(scored_at) AS scored, MIN(scored_at) AS first, MAX(scored_at) AS last, MAX(first_seen_at) AS stored FROM jobs`),
+  );
+  const n = (v: number | null) => (v === null ? null : Number(v));
+  return { jobs: Number(r.jobs), scored: Number(r.scored), first: n(r.first), last: n(r.last), stored: n(r.stored) };
+}
+
+/**
+ * One measured size: one Lever board (its listing pages with skip/limit, so a board of thousands is
+ * many small responses; Greenhouse answers in one body, over the adapter's 1 MB limit at 1,000), its own simulator (fresh URLs, so fresh prep-* workflow ids), database and worker. */
+async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: WorkerOptions['workflowBundle'], size: number): Promise<SizeResult> {
+  const sim = await startBoardSimulator({ seed: options.seed, jobsPerBoard: size, families: [{ kind: 'lever', token: 'globex' }], knobs: { latencyMs: options.latencyMs } });
+  onStop('board simulator', () => sim.stop());
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `jobctrl-bench-scale-${size}-`));
+  const databasePath = path.join(dir, 'jobctrl.sqlite');
+  if (options.keepDbs) log(`${size}: database ${databasePath} (kept)`);
+  else onStop('scale database dir', async () => fs.rmSync(dir, { recursive: true, force: true }));
+  await runMigrations({ databasePath });
+  const uow = new UnitOfWorkFactory({ databasePath, entities: [...OPERATIONS_ENTITIES, ...DISCOVERY_ENTITIES] });
+  await new SourceService(new SourceRepository(uow)).create({ kind: 'lever', name: 'lever globex', config: { site: 'globex', base_url: sim.url } });
+
+  const taskQueue = `bench-scale-${size}-${randomUUID()}`;
+  const jw = await createJobctrlWorker({ connection: temporal.connection, namespace: 'default', taskQueue, capacity: workerCapacity(options.slots), uow, workflowBundle: bundle, pipeline: PIPELINE });
+  const running = jw.worker.run();
+  let workerStopped: unknown;
+  running.then(
+    () => (workerStopped ??= new Error('the worker stopped')),
+    (err: unknown) => (workerStopped ??= err),
+  );
+  onStop('scale worker', async () => {
+    if (jw.worker.getState() === 'RUNNING') jw.worker.shutdown();
+    await running.catch((err: unknown) => log(`worker stopped with an error: ${String(err)}`));
+    await jw.close();
+  });
+
+  const runId = randomUUID();
+  const loadavg = os.loadavg()[0];
+  log(`${size}: DiscoverWorkflow ${discoverWorkflowId(runId)} (load ${loadavg.toFixed(2)})`);
+  const t0 = Date.now();
+  const handle = await temporal.client.workflow.start(DISCOVER_WORKFLOW_TYPE, { taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+  let done: { at: number; error?: unknown } | undefined;
+  handle.result().then(
+    () => (done = { at: Date.now() }),
+    (error: unknown) => (done = { at: Date.now(), error }),
+  );
+
+  const deadline = t0 + options.timeoutS * 1000;
+  let lastProgress = t0;
+  let lastScored = { n: -1, at: t0 };
+  for (;;) {
+    if (isInterrupted()) throw new Error(`${size}: interrupted`);
+    const c = await counts(uow);
+    const now = Date.now();
+    if (c.scored !== lastScored.n) lastScored = { n: c.scored, at: now };
+    if (done?.error) throw new Error(`${size}: the DiscoverWorkflow failed: ${String(done.error)}`);
+    if (workerStopped) throw new Error(`${size}: the worker stopped during the run: ${String(workerStopped)}`);
+    if (done && c.jobs > 0 && c.scored === c.jobs && c.first !== null && c.last !== null) {
+      const wallMs = c.last - t0;
+      const result: SizeResult = {
+        size,
+        jobs: c.jobs,
+        scored: c.scored,
+        wallMs,
+        msPerJob: Math.round((wallMs / c.jobs) * 100) / 100,
+        discoveredMs: (c.stored ?? t0) - t0,
+        workflowMs: done.at - t0,
+        ttfsMs: c.first - t0,
+        ...(await historyFacts(temporal.client, handle)),
+        enrichment: await enrichmentBreakdown(uow),
+        databasePath,
+        loadavg: Math.round(loadavg * 100) / 100,
+      };
+      log(
+        `${size}: ${result.jobs} jobs in ${secs(wallMs)} = ${result.msPerJob} ms/job (all stored ${secs(result.discoveredMs)}, workflow ${secs(result.workflowMs)}, TTFS ${secs(result.ttfsMs)}, ${result.historyEvents} history events)`,
+      );
+      log(`${size}:   activities ${JSON.stringify(result.activities)}`);
+      await stopNamed('scale worker');
+      await stopNamed('board simulator');
+      return result;
+    }
+    if (done && c.jobs === 0) throw new Error(`${size}: the DiscoverWorkflow finished without storing any job`);
+    if (done && now - lastScored.at > STALL_MS) throw new Error(`${size}: stalled — workflow done, ${c.scored}/${c.jobs} scored, none for ${STALL_MS / 1000}s`);
+    if (now > deadline) throw new Error(`${size}: not finished after ${options.timeoutS}s (${c.scored}/${c.jobs} scored, workflow ${done ? 'done' : 'running'})`);
+    if (now - lastProgress >= PROGRESS_EVERY_MS) {
+      lastProgress = now;
+      log(`${size}: +${secs(now - t0)} ${c.jobs} stored, ${c.scored} scored${done ? ', workflow done' : ''}`);
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+type Handle = Awaited<ReturnType<BenchTemporal['client']['workflow']['start']>>;
+type History = Awaited<ReturnType<Handle['fetchHistory']>>;
+
+/** History length (every run of the chain) and the DiscoverWorkflow's activity calls by type. */
+async function historyFacts(client: BenchTemporal['client'], handle: Handle): Promise<Pick<SizeResult, 'historyEvents' | 'activities'>> {
+  const activities: SizeResult['activities'] = {};
+  let historyEvents = 0;
+  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => (t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : 0);
+  let runId: string | undefined = (await handle.describe()).runId;
+  // Follow continue-as-new back to the first run: history events of every run count.
+  const seen = new Set<string>();
+  while (runId && !seen.has(runId)) {
+    seen.add(runId);
+    const history: History = await client.workflow.getHandle(handle.workflowId, runId).fetchHistory();
+    const events = history.events ?? [];
+    historyEvents += events.length;
+    const scheduled = new Map<string, { type: string; at: number }>();
+    for (const e of events) {
+      const s = e.activityTaskScheduledEventAttributes;
+      if (s) scheduled.set(String(e.eventId), { type: s.activityType?.name ?? '?', at: ms(e.eventTime) });
+      const closedId =
+        e.activityTaskCompletedEventAttributes?.scheduledEventId ?? e.activityTaskFailedEventAttributes?.scheduledEventId ?? e.activityTaskTimedOutEventAttributes?.scheduledEventId;
+      const a = closedId !== undefined && closedId !== null ? scheduled.get(String(closedId)) : undefined;
+      if (a) {
+        const entry = (activities[a.type] ??= { calls: 0, ms: 0 });
+        entry.calls += 1;
+        entry.ms += Math.round(ms(e.eventTime) - a.at);
+      }
+    }
+    runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? undefined;
+  }
+  return { historyEvents, activities };
+}
+
+async function enrichmentBreakdown(uow: UnitOfWorkFactory): Promise<Record<string, number>> {
+  const rows: Array<{ k: string; n: number }> = await uow.run(({ manager }) => manager.query(`SELECT enrichment_status AS k, COUNT(*) AS n FROM jobs GROUP BY enrichment_status`));
+  return Object.fromEntries(rows.map((r) => [r.k, Number(r.n)]));
+}
+
+export async function runScale(options: ScaleOptions): Promise<Record<string, unknown>> {
+  const benchStart = Date.now();
+  const loadStart = os.loadavg();
+  log(`sizes ${options.sizes.join(',')}, latency ${options.latencyMs} ms, slots ${options.slots}, seed ${options.seed}; ${os.cpus().length} CPUs, load ${loadStart.map((l) => l.toFixed(2)).join(' ')}`);
+  if (loadStart[0] > os.cpus().length) log(`warning: the 1-minute load average (${loadStart[0].toFixed(2)}) exceeds the CPU count; timings will be noisy`);
+  log('detail pages are served by the board simulator host itself (one host for listing and detail pages)');
+
+  const temporal = await startTemporal();
+  const bundleStart = Date.now();
+  const entry = workflowsEntry();
+  const bundle = await bundleWorkflowCode({ workflowsPath: entry.workflowsPath, webpackConfigHook: entry.webpackConfigHook as never, logger: new DefaultLogger('WARN') });
+  log(`workflow bundle ready in ${secs(Date.now() - bundleStart)}`);
+
+  const results: SizeResult[] = [];
+  for (const size of options.sizes) results.push(await runSize(options, temporal, bundle, size));
+
+  const first = results[0];
+  const last = results[results.length - 1];
+  const ratio = Math.round((last.msPerJob / first.msPerJob) * 100) / 100;
+  log(`ms/job: ${results.map((r) => `${r.size} → ${r.msPerJob}`).join(', ')}; ratio ${last.size}/${first.size} = ${ratio} (target ≤ 1.5)`);
+  return {
+    bench: 'scale',
+    sizes: options.sizes,
+    latency_ms: options.latencyMs,
+    slots: options.slots,
+    seed: options.seed,
+    detail_host: 'same',
+    results: results.map((r) => ({
+      size: r.size,
+      jobs: r.jobs,
+      scored: r.scored,
+      wall_ms: r.wallMs,
+      ms_per_job: r.msPerJob,
+      discovered_ms: r.discoveredMs,
+      workflow_ms: r.workflowMs,
+      ttfs_ms: r.ttfsMs,
+      history_events: r.historyEvents,
+      activities: r.activities,
+      enrichment: r.enrichment,
+      loadavg: r.loadavg,
+      ...(options.keepDbs ? { database: r.databasePath } : {}),
+    })),
+    ms_per_job_ratio: ratio,
+    temporal_cli: temporal.server.version,
+    cpus: os.cpus().length,
+    loadavg_start: loadStart.map((l) => Math.round(l * 100) / 100),
+    loadavg_end: os.loadavg().map((l) => Math.round(l * 100) / 100),
+    bench_wall_ms: Date.now() - benchStart,
+  };
+}
+
+/** The command: runs the bench, stops everything it started (also on error and SIGINT/SIGTERM), prints the JSON last. */
+export function runScaleCommand(options: ScaleOptions): void {
+  runCommand(() => runScale(options));
+}
