@@ -16,7 +16,8 @@ import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from '../../apps/worker/src/create-worker';
 import { createPipelineResponder } from '../../apps/worker/src/test-support/llm-responder';
-import { isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal } from './bench-support';
+import { isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal, type BenchTemporal } from './bench-support';
+import type { PreparationSettings } from '../../apps/worker/src/activities';
 
 /**
  * `npm run bench:prepare` (flags: prepare.bench.ts): the preparation stages (score → tailor → cover
@@ -50,15 +51,15 @@ const PROGRESS_EVERY_MS = 2000;
 /** The simulated model is priced, so the spend ledger does real arithmetic; the ceiling never stops it. */
 const PRICES = { bench: { input_usd_per_mtok: 1, output_usd_per_mtok: 4 } };
 
-interface Db {
+export interface Db {
   dir: string;
   databasePath: string;
   uow: UnitOfWorkFactory;
 }
 
-/** A fresh migrated SQLite database holding the sample profile. */
-async function freshDb(keep: boolean): Promise<Db> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-bench-prepare-'));
+/** A fresh migrated SQLite database holding the sample profile (also bench:rescore's). */
+export async function freshDb(keep: boolean, name = 'prepare'): Promise<Db> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `jobctrl-bench-${name}-`));
   const databasePath = path.join(dir, 'jobctrl.sqlite');
   if (keep) log(`database ${databasePath} (kept)`);
   else onStop('database dir', async () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -84,7 +85,7 @@ const ASKS = [
 ];
 
 /** N postings stored as observed and enriched, so every job is pending_score (what a discovery run leaves behind). */
-async function seedJobs(uow: UnitOfWorkFactory, runId: string, n: number): Promise<string[]> {
+export async function seedJobs(uow: UnitOfWorkFactory, runId: string, n: number): Promise<Array<{ jobKey: string; idempotencyKey: string }>> {
   const postings: ObservedPosting[] = [];
   for (let i = 0; i < n; i++) {
     // Mixed radix over company × title × location, so no two postings share a content key (company +
@@ -130,10 +131,10 @@ async function seedJobs(uow: UnitOfWorkFactory, runId: string, n: number): Promi
   const { inserted } = await jobs.recordObservations(runId, 'bench', postings);
   if (inserted !== n) throw new Error(`seeding stored ${inserted} jobs, expected ${n} (content-key collisions?)`);
   for (const p of postings) await jobs.recordEnrichment(p.jobKey, { status: 'enriched', method: 'bench', descriptionText: p.descriptionText });
-  return postings.map((p) => p.idempotencyKey);
+  return postings.map((p) => ({ jobKey: p.jobKey, idempotencyKey: p.idempotencyKey }));
 }
 
-async function stageCounts(uow: UnitOfWorkFactory): Promise<Record<string, number>> {
+export async function stageCounts(uow: UnitOfWorkFactory): Promise<Record<string, number>> {
   const rows: Array<{ k: string; n: number }> = await uow.run(({ manager }) => manager.query(`SELECT stage AS k, COUNT(*) AS n FROM jobs GROUP BY stage ORDER BY stage`));
   return Object.fromEntries(rows.map((r) => [r.k, Number(r.n)]));
 }
@@ -203,19 +204,57 @@ function activityTimings(history: History): ActivityTiming[] {
   return [...byId.values()];
 }
 
+interface ExecutionTiming {
+  /** First event → last event (server clock). */
+  ms: number;
+  workflowTasks: number;
+  /** Summed scheduled → completed of its workflow tasks (queueing plus the worker's processing). */
+  workflowTaskMs: number;
+  /** Local activities (the spend preflight, lifecycle writes): markers in the history. */
+  localActivities: number;
+}
+
+/** One workflow execution's own time and how much of it went to workflow tasks. */
+function executionTiming(history: History): ExecutionTiming {
+  const events = history.events ?? [];
+  const scheduled = new Map<string, number>();
+  let workflowTaskMs = 0;
+  let workflowTasks = 0;
+  let localActivities = 0;
+  for (const e of events) {
+    const at = eventMs(e.eventTime);
+    if (e.workflowTaskScheduledEventAttributes) scheduled.set(String(e.eventId), at);
+    const completed = e.workflowTaskCompletedEventAttributes;
+    if (completed) {
+      workflowTasks += 1;
+      workflowTaskMs += at - (scheduled.get(String(completed.scheduledEventId)) ?? at);
+    }
+    if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') localActivities += 1;
+  }
+  const first = events.length ? eventMs(events[0].eventTime) : 0;
+  const last = events.length ? eventMs(events[events.length - 1].eventTime) : 0;
+  return { ms: last - first, workflowTasks, workflowTaskMs, localActivities };
+}
+
 /**
  * Where the time went, from the histories (server clock): per activity type the mean time running
  * (started → closed) and waiting for a slot (scheduled → started), and how busy the S remote
  * activity slots were over the batch (every execution's running time / (S × wall)).
  */
-async function slotReport(handles: WorkflowHandle[], pipeline: WorkflowHandle, slots: number, wallMs: number) {
+export async function slotReport(handles: WorkflowHandle[], pipeline: WorkflowHandle, slots: number, wallMs: number) {
   const timings: ActivityTiming[] = [];
+  const executions: ExecutionTiming[] = [];
   const queue = [...handles];
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      for (let h = queue.shift(); h; h = queue.shift()) timings.push(...activityTimings(await h.fetchHistory()));
+      for (let h = queue.shift(); h; h = queue.shift()) {
+        const history = await h.fetchHistory();
+        timings.push(...activityTimings(history));
+        executions.push(executionTiming(history));
+      }
     }),
   );
+  const meanOf = (f: (x: ExecutionTiming) => number) => (executions.length ? Math.round((executions.reduce((s, x) => s + f(x), 0) / executions.length) * 10) / 10 : 0);
   const batch = activityTimings(await pipeline.fetchHistory());
   const all = [...timings, ...batch];
   const byType: Record<string, { count: number; mean_run_ms: number; mean_wait_ms: number }> = {};
@@ -235,6 +274,58 @@ async function slotReport(handles: WorkflowHandle[], pipeline: WorkflowHandle, s
     slot_utilisation: Math.round((busy(all) / (slots * wallMs)) * 1000) / 1000,
     /** The same without the coordinator's control activities: slot-time spent on the stages themselves. */
     stage_slot_utilisation: Math.round((busy(timings) / (slots * wallMs)) * 1000) / 1000,
+    /** The per-job preparation executions: their own length, workflow tasks and local activities (means). */
+    prep_workflows: {
+      count: executions.length,
+      mean_ms: meanOf((x) => x.ms),
+      mean_workflow_tasks: meanOf((x) => x.workflowTasks),
+      mean_workflow_task_ms: meanOf((x) => (x.workflowTasks ? x.workflowTaskMs / x.workflowTasks : 0)),
+      mean_local_activities: meanOf((x) => x.localActivities),
+    },
+  };
+}
+
+/**
+ * A product worker (createJobctrlWorker, workerCapacity(slots)) on its own task queue, its workflow
+ * bundle built first (before any clock starts); stopped with everything else. `throwIfStopped` fails
+ * a wait loop once the worker stopped on its own.
+ */
+export async function startBenchWorker(o: {
+  connection: BenchTemporal['connection'];
+  taskQueue: string;
+  slots: number;
+  concurrency: number;
+  uow: UnitOfWorkFactory;
+  preparation: PreparationSettings;
+}): Promise<{ throwIfStopped(): void }> {
+  const bundleStart = Date.now();
+  const entry = workflowsEntry();
+  const workflowBundle = await bundleWorkflowCode({ workflowsPath: entry.workflowsPath, webpackConfigHook: entry.webpackConfigHook as never, logger: new DefaultLogger('WARN') });
+  log(`workflow bundle ready in ${secs(Date.now() - bundleStart)}`);
+  const jw = await createJobctrlWorker({
+    connection: o.connection,
+    namespace: 'default',
+    taskQueue: o.taskQueue,
+    capacity: workerCapacity(o.slots),
+    uow: o.uow,
+    workflowBundle,
+    pipeline: { internalConcurrency: o.concurrency, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, preparation: o.preparation },
+  });
+  const running = jw.worker.run();
+  let workerStopped: unknown;
+  running.then(
+    () => (workerStopped ??= new Error('the worker stopped')),
+    (err: unknown) => (workerStopped ??= err),
+  );
+  onStop('worker', async () => {
+    if (jw.worker.getState() === 'RUNNING') jw.worker.shutdown();
+    await running.catch((err: unknown) => log(`worker stopped with an error: ${String(err)}`));
+    await jw.close();
+  });
+  return {
+    throwIfStopped() {
+      if (workerStopped) throw new Error(`the worker stopped during the run: ${workerStopped instanceof Error ? workerStopped.message : String(workerStopped)}`);
+    },
   };
 }
 
@@ -255,42 +346,20 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
 
   const db = await freshDb(o.keepDb);
   const runId = randomUUID();
-  const keys = await seedJobs(db.uow, runId, o.jobs);
+  const keys = (await seedJobs(db.uow, runId, o.jobs)).map((j) => j.idempotencyKey);
   log(`seeded ${keys.length} enriched jobs (pending_score) and the sample profile into ${db.databasePath}`);
 
-  // Bundled once, before the clock starts.
-  const bundleStart = Date.now();
-  const entry = workflowsEntry();
-  const workflowBundle = await bundleWorkflowCode({ workflowsPath: entry.workflowsPath, webpackConfigHook: entry.webpackConfigHook as never, logger: new DefaultLogger('WARN') });
-  log(`workflow bundle ready in ${secs(Date.now() - bundleStart)}`);
-
   const taskQueue = `bench-prepare-${runId}`;
-  const jw = await createJobctrlWorker({
+  const worker = await startBenchWorker({
     connection,
-    namespace: 'default',
     taskQueue,
-    capacity: workerCapacity(o.slots),
+    slots: o.slots,
+    concurrency: o.concurrency,
     uow: db.uow,
-    workflowBundle,
-    pipeline: {
-      internalConcurrency: o.concurrency,
-      hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 },
-      preparation: {
-        llm: { provider: 'openai', model: 'bench', baseUrl: sim.url, prices: PRICES, timeoutMs: 60_000 },
-        live: () => ({ dailySpendCeilingUsd: 1e9, tailorScoreThreshold: 60, recoveryIdleMs: 3600_000 }),
-      },
+    preparation: {
+      llm: { provider: 'openai', model: 'bench', baseUrl: sim.url, prices: PRICES, timeoutMs: 60_000 },
+      live: () => ({ dailySpendCeilingUsd: 1e9, tailorScoreThreshold: 60, recoveryIdleMs: 3600_000 }),
     },
-  });
-  const running = jw.worker.run();
-  let workerStopped: unknown;
-  running.then(
-    () => (workerStopped ??= new Error('the worker stopped')),
-    (err: unknown) => (workerStopped ??= err),
-  );
-  onStop('worker', async () => {
-    if (jw.worker.getState() === 'RUNNING') jw.worker.shutdown();
-    await running.catch((err: unknown) => log(`worker stopped with an error: ${String(err)}`));
-    await jw.close();
   });
 
   // Only the batch is measured: from the start call to the pipeline workflow's result.
@@ -309,7 +378,7 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
   let lastProgress = t0;
   while (!done) {
     if (isInterrupted()) throw new Error('interrupted');
-    if (workerStopped) throw new Error(`the worker stopped during the run: ${workerStopped instanceof Error ? workerStopped.message : String(workerStopped)}`);
+    worker.throwIfStopped();
     const now = Date.now();
     if (now > deadline) throw new Error(`not finished after ${o.timeoutS}s: stages ${JSON.stringify(await stageCounts(db.uow))}, ${sim.requests.length} model calls`);
     if (now - lastProgress >= PROGRESS_EVERY_MS) {
@@ -376,7 +445,7 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
   };
 }
 
-function describe(err: unknown): string {
+export function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as { cause?: unknown }).cause;
   return cause ? `${err.message} (${describe(cause)})` : err.message;
