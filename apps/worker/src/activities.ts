@@ -8,7 +8,7 @@ import { ProfileRepository } from '@jobctrl/shared/profile';
 import type { ActivityGauge, CpuTaskPool, WorkerExecutors } from '@jobctrl/shared/temporal';
 import { createLifecycleActivities, createSmokeActivities } from '@jobctrl/operations';
 import { createDiscoveryActivities, DiscoveryRuntimeRepository, SourceRepository } from '@jobctrl/discovery';
-import { ChromiumRenderer, createEnrichmentActivities } from '@jobctrl/enrichment';
+import { ChromiumRenderer, createEnrichmentActivities, RunCommitNotifier } from '@jobctrl/enrichment';
 import { createScoringActivities } from '@jobctrl/scoring';
 import { createTailoringActivities } from '@jobctrl/tailoring';
 import { createCoverLetterActivities, ReviewExecutor } from '@jobctrl/cover-letter';
@@ -70,6 +70,8 @@ export function buildActivities(deps: ActivityDeps) {
   const renderer = deps.pipeline.browserExecutablePath
     ? new ChromiumRenderer({ executablePath: deps.pipeline.browserExecutablePath, maxPages: PIPELINE_INTERNAL_CONCURRENCY_MAX })
     : undefined;
+  // A family's commit wakes this worker's live enrichment consumer of the same run at once.
+  const commits = new RunCommitNotifier();
   // One host policy per worker: politeness limits hold across every family and the enrichment consumer.
   const http = new HostPolicyHttpClient({ minSpacingMs: deps.pipeline.hostPolicy.minSpacingMs, maxInFlightPerHost: deps.pipeline.hostPolicy.maxInFlightPerHost });
   const prepSettings = deps.pipeline.preparation ?? DEFAULT_PREPARATION;
@@ -109,8 +111,9 @@ export function buildActivities(deps: ActivityDeps) {
       http,
       internalConcurrency: liveConcurrency,
       startPreparation,
+      onJobsCommitted: (runId) => commits.notify(runId),
     }),
-    ...createEnrichmentActivities({ jobs, http, cpu: deps.cpu, renderer, startPreparation, pollIntervalMs: deps.pipeline.enrichmentPollMs, log: deps.log }),
+    ...createEnrichmentActivities({ jobs, http, cpu: deps.cpu, renderer, startPreparation, pollIntervalMs: deps.pipeline.enrichmentPollMs, commits, log: deps.log }),
     ...preparation,
   };
   return {

@@ -23,6 +23,12 @@ export interface DiscoveryActivityDeps {
   /** Starts prep-{idempotency_key} with USE_EXISTING (composed by the worker app). */
   /** mode full carries a scored-but-not-tailored straggler on (a new execution under the same id). */
   startPreparation: (job: { jobKey: string; idempotencyKey: string }, mode?: 'score' | 'full') => Promise<void>;
+  /**
+   * Called after each committed batch of a run's observations: the worker wakes its live enrichment
+   * consumer for that run instead of leaving the jobs to its next poll. Best effort by design (the
+   * consumer's durable poll is the fallback), so it must not throw.
+   */
+  onJobsCommitted?: (runId: string) => void;
 }
 
 /** Observations are committed in batches: the live enrichment consumer sees jobs while a family still crawls. */
@@ -125,6 +131,7 @@ async function crawlSource(
   let total = 0;
   const commit = async (postings: DiscoveredPosting[]) => {
     await deps.jobs.recordObservations(runId, family.family, postings.map((p) => observe(source.id, p)));
+    deps.onJobsCommitted?.(runId);
     total += postings.length;
     beat(total);
   };

@@ -3,17 +3,24 @@ import type { DiscoveryEnrichmentInput, DiscoveryEnrichmentResult, EnrichmentAct
 import { cancelledFailureOf } from '@jobctrl/shared/temporal';
 import { mapBounded } from './bounded-lanes.util';
 import { captureDetail, type DetailCaptureDeps } from './detail-capture';
+import type { RunCommitNotifier } from './run-commit.notifier';
 
 export interface EnrichmentActivityDeps extends DetailCaptureDeps {
   /** Starts prep-{idempotency_key} with USE_EXISTING (composed by the worker app). */
   startPreparation: (job: { jobKey: string; idempotencyKey: string }) => Promise<void>;
   pollIntervalMs?: number;
+  /**
+   * Wakes the live consumer when this worker's families commit jobs, so it need not wait for its
+   * next poll; without it (or for commits made elsewhere) the poll alone finds them.
+   */
+  commits?: Pick<RunCommitNotifier, 'count' | 'wait'>;
   log?: (message: string) => void;
 }
 
 /**
  * The execution-scoped enrichment consumer (score-as-you-discover).
- * live: polls the run's durable membership while families still commit jobs, until cancelled.
+ * live: polls the run's durable membership while families still commit jobs, until cancelled; a
+ * commit in this worker wakes it at once (the poll is the fallback for everything else).
  * terminal: drains what is selectable and returns — the authoritative reconcile.
  * Robots-blocked rows are re-admitted once per activity lifetime, retryable failures whenever their
  * backoff has elapsed (after the last bounded attempt they move on as source_only, and the retry
@@ -42,11 +49,15 @@ export function createEnrichmentActivities(deps: EnrichmentActivityDeps): Enrich
       try {
         for (;;) {
           ctx.heartbeat(result);
+          // Read before the query: a commit that lands after it is seen by the wait below.
+          const commitsSeen = deps.commits?.count(input.runId) ?? 0;
           const candidates = await deps.jobs.selectForEnrichment(input.runId, { includeRecoverable: true, exclude: readmitted, limit: input.internalConcurrency * 4 });
           for (const c of candidates) if (c.status === 'robots_blocked') readmitted.add(c.jobKey);
           if (candidates.length === 0) {
             if (input.mode === 'terminal') break;
-            await ctx.sleep(deps.pollIntervalMs ?? 500); // rejects when the workflow cancels the live consumer
+            // Both reject when the workflow cancels the live consumer.
+            const pollMs = deps.pollIntervalMs ?? 500;
+            await (deps.commits ? deps.commits.wait(input.runId, commitsSeen, pollMs, signal) : ctx.sleep(pollMs));
             continue;
           }
           await mapBounded(candidates, input.internalConcurrency, signal, async (job, lane) => {

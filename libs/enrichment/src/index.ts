@@ -5,6 +5,7 @@ export { parseDetailPage } from './detail-page.parser';
 export type { DetailPageParse } from './detail-page.parser';
 export { createEnrichmentActivities } from './discovery-enrichment.activities';
 export type { EnrichmentActivityDeps } from './discovery-enrichment.activities';
+export { RunCommitNotifier } from './run-commit.notifier';
 export { ChromiumRenderer } from './chromium.renderer';
 export type { ChromiumRendererOptions, PageRenderer } from './chromium.renderer';
 export { EnrichmentRetryPass } from './enrichment-retry.pass';
@@ -12,3 +13,4 @@ export type { EnrichmentRetryPassDeps, EnrichmentRetryPassResult } from './enric
 export { DEFAULT_ENRICHMENT_RETRY, settleRetryableFailure } from './enrichment-retry.rules';
 export type { EnrichmentOutcome, EnrichmentRetryPolicy } from './enrichment-retry.rules';
 export type { DetailCaptureDeps } from './detail-capture';
+export { warmDetailCapture } from './detail-capture';
