@@ -134,7 +134,7 @@ function fromStructured(value: StructuredCompensation): CompensationResult {
   return result;
 }
 
-interface Reading {
+export interface Reading {
   kind: CompensationKind;
   currency: string | null;
   interval: CompensationInterval | null;
@@ -142,7 +142,8 @@ interface Reading {
   max: number | null;
 }
 
-function decided(reading: Reading, confidence: number, flags: string[]): CompensationDetermination {
+/** A reading with its annualised bounds (null where the currency or interval is unknown). */
+export function decided(reading: Reading, confidence: number, flags: string[], method: CompensationDetermination['method'] = 'parser'): CompensationDetermination {
   const yearly = (n: number | null) =>
     n == null || !reading.interval || !reading.currency
       ? null
@@ -153,7 +154,7 @@ function decided(reading: Reading, confidence: number, flags: string[]): Compens
     minYearly: yearly(reading.min),
     maxYearly: yearly(reading.max),
     confidence: Math.round(confidence * 100) / 100,
-    method: 'parser',
+    method,
     flags,
   };
 }

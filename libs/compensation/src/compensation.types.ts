@@ -34,7 +34,8 @@ export interface CompensationDetermination {
   maxYearly: number | null;
   /** 0..1; below DECISION_THRESHOLD the parser does not decide and returns an UndecidedCompensation. */
   confidence: number;
-  method: 'parser';
+  /** `parser`: the deterministic rules; `model`: a model's answer, checked against the text (compensation.model.ts). */
+  method: 'parser' | 'model';
   /** What the parser repaired or assumed: swapped_min_max, interval_inferred, currency_from_country, … */
   flags: string[];
 }
@@ -42,7 +43,7 @@ export interface CompensationDetermination {
 /** A row the parser cannot decide: a later model step may take it. */
 export interface UndecidedCompensation {
   decided: false;
-  method: 'parser';
+  method: 'parser' | 'model';
   confidence: number;
   /** Why: no_currency, ambiguous_interval, unreadable_figures, … */
   reason: string;
