@@ -48,7 +48,7 @@ export interface JobOutcome {
 }
 
 export interface RefreshOutcome {
-  state: Exclude<RefreshState, 'running'>;
+  state: Extract<RefreshState, 'completed' | 'cancelled' | 'failed'>;
   counts: RefreshCounts;
   /** In input order. */
   jobs: JobOutcome[];
@@ -98,7 +98,12 @@ export class CompensationRefreshCoordinator {
     req.signal?.addEventListener('abort', forward, { once: true });
 
     const counts: RefreshCounts = { jobs: 0, admitted: 0, completed: 0, cached: 0, failed: 0, published: 0 };
-    await this.repo.createRefresh(req.refreshId, req.owner, slots);
+    if (!(await this.repo.startRefresh(req.refreshId, req.owner, slots))) {
+      // Ended while queued (cancelled or failed): nothing to run, nothing to publish.
+      const view = await this.repo.getRefresh(req.refreshId);
+      const ended = view?.state === 'failed' ? 'failed' : 'cancelled';
+      return { state: ended, counts, jobs: [], leafOrder: [], peakInFlight: 0 };
+    }
     const jobKeys = [...new Set(req.jobs.map((j) => j.jobKey))];
     const held = new Set(await this.repo.acquireLeases(req.refreshId, req.owner, jobKeys, leaseMs));
     counts.jobs = held.size;

@@ -4,8 +4,10 @@ import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import type { CompensationResult } from './compensation.types';
 import type { CompensationSummary } from './compensation.summary';
 import type { SourceIdentity } from './compensation-identity';
+import type { JobCompensationInputs, StoredCompensationStatement } from './compensation-rows';
 
-export type RefreshState = 'running' | 'completed' | 'cancelled' | 'failed';
+/** queued: requested, its activity not started yet; running: a coordinator owns it. */
+export type RefreshState = 'queued' | 'running' | 'completed' | 'cancelled' | 'failed';
 
 export interface RefreshCounts {
   jobs: number;
@@ -78,14 +80,68 @@ export class CompensationRefreshRepository {
     );
   }
 
-  async createRefresh(refreshId: string, owner: string, slots: number, now = Date.now()): Promise<void> {
+  /** The API's record of a requested refresh, before any worker has it. */
+  async queueRefresh(refreshId: string, now = Date.now()): Promise<void> {
     await this.uow.run(({ transaction }) =>
-      transaction((m) => m.query(`INSERT INTO compensation_refreshes (id, owner, state, slots, created_at) VALUES (?, ?, 'running', ?, ?) ON CONFLICT (id) DO NOTHING`, [refreshId, owner, slots, now]), 'immediate'),
+      transaction((m) => m.query(`INSERT INTO compensation_refreshes (id, owner, state, slots, created_at) VALUES (?, '', 'queued', 0, ?)`, [refreshId, now]), 'immediate'),
     );
   }
 
+  /**
+   * A coordinator takes the refresh (a retried activity is a new owner and restarts the counts).
+   * false: the refresh already ended (cancelled or failed while queued), so there is nothing to run.
+   */
+  async startRefresh(refreshId: string, owner: string, slots: number, now = Date.now()): Promise<boolean> {
+    return this.uow.run(({ transaction }) =>
+      transaction(async (m) => {
+        await m.query(
+          `INSERT INTO compensation_refreshes (id, owner, state, slots, created_at) VALUES (?, ?, 'running', ?, ?)
+           ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, state = 'running', slots = excluded.slots,
+             jobs = 0, admitted = 0, completed = 0, cached = 0, failed = 0, published = 0
+           WHERE compensation_refreshes.state IN ('queued', 'running')`,
+          [refreshId, owner, slots, now],
+        );
+        const rows: Array<{ owner: string }> = await m.query(`SELECT owner FROM compensation_refreshes WHERE id = ?`, [refreshId]);
+        return rows[0]?.owner === owner;
+      }, 'immediate'),
+    );
+  }
+
+  /** Ends a refresh that is still queued or running (the workflow's record of a failure or cancel). */
+  async endRefresh(refreshId: string, state: 'cancelled' | 'failed', error: string, now = Date.now()): Promise<void> {
+    await this.uow.run(({ transaction }) =>
+      transaction((m) => m.query(`UPDATE compensation_refreshes SET state = ?, error = ?, finished_at = ? WHERE id = ? AND state IN ('queued', 'running')`, [state, error, now, refreshId]), 'immediate'),
+    );
+  }
+
+  /**
+   * What a refresh needs of each job (its texts and its sources' collected statements), in the
+   * given order; every job when `jobKeys` is null. Unknown keys are left out.
+   */
+  async inputsFor(jobKeys: string[] | null): Promise<JobCompensationInputs[]> {
+    return this.uow.run(async ({ manager }) => {
+      const jobs: Array<{ job_key: string; location: string | null; salary_text: string | null; description_text: string | null }> = [];
+      const sources: Array<{ job_key: string; source_id: string; external_id: string; compensation_json: string | null }> = [];
+      const chunks = jobKeys === null ? [null] : chunk(jobKeys, 500);
+      for (const keys of chunks) {
+        const where = keys === null ? '' : `WHERE job_key IN (${keys.map(() => '?').join(', ')})`;
+        jobs.push(...(await manager.query(`SELECT job_key, location, salary_text, description_text FROM jobs ${where} ORDER BY first_seen_at, job_key`, keys ?? [])));
+        sources.push(...(await manager.query(`SELECT job_key, source_id, external_id, compensation_json FROM job_sources ${where} ORDER BY first_seen_at, source_id, external_id`, keys ?? [])));
+      }
+      const byJob = new Map<string, JobCompensationInputs['sources']>();
+      for (const s of sources) {
+        const list = byJob.get(s.job_key) ?? [];
+        list.push({ sourceId: s.source_id, externalId: s.external_id, statements: s.compensation_json ? (JSON.parse(s.compensation_json) as StoredCompensationStatement[]) : null });
+        byJob.set(s.job_key, list);
+      }
+      const found = new Map(jobs.map((j) => [j.job_key, { jobKey: j.job_key, location: j.location, salaryText: j.salary_text, descriptionText: j.description_text, sources: byJob.get(j.job_key) ?? [] }]));
+      const order = jobKeys ?? jobs.map((j) => j.job_key);
+      return order.filter((k) => found.has(k)).map((k) => found.get(k) as JobCompensationInputs);
+    });
+  }
+
   /** Counts and, when `state` is given, the end of the run; only while the refresh is still running. */
-  async updateRefresh(refreshId: string, counts: RefreshCounts, end?: { state: Exclude<RefreshState, 'running'>; error?: string }, now = Date.now()): Promise<void> {
+  async updateRefresh(refreshId: string, counts: RefreshCounts, end?: { state: Extract<RefreshState, 'completed' | 'cancelled' | 'failed'>; error?: string }, now = Date.now()): Promise<void> {
     await this.uow.run(({ transaction }) =>
       transaction(
         (m) =>
@@ -147,7 +203,9 @@ export class CompensationRefreshRepository {
     if (jobKeys.length === 0) return [];
     return this.uow.run(({ transaction }) =>
       transaction(async (m) => {
-        await m.query(`UPDATE compensation_leases SET expires_at = ? WHERE owner = ? AND expires_at > ? AND job_key IN (${jobKeys.map(() => '?').join(', ')})`, [now + leaseMs, owner, now, ...jobKeys]);
+        for (const keys of chunk(jobKeys, 500)) {
+          await m.query(`UPDATE compensation_leases SET expires_at = ? WHERE owner = ? AND expires_at > ? AND job_key IN (${keys.map(() => '?').join(', ')})`, [now + leaseMs, owner, now, ...keys]);
+        }
         return ownedAmong(m, owner, jobKeys, now);
       }, 'immediate'),
     );
@@ -211,10 +269,17 @@ export class CompensationRefreshRepository {
 }
 
 async function ownedAmong(m: EntityManager, owner: string, jobKeys: string[], now: number): Promise<string[]> {
-  const held: Array<{ job_key: string }> = await m.query(
-    `SELECT job_key FROM compensation_leases WHERE owner = ? AND expires_at > ? AND job_key IN (${jobKeys.map(() => '?').join(', ')})`,
-    [owner, now, ...jobKeys],
-  );
-  const set = new Set(held.map((h) => h.job_key));
+  const set = new Set<string>();
+  for (const keys of chunk(jobKeys, 500)) {
+    const held: Array<{ job_key: string }> = await m.query(`SELECT job_key FROM compensation_leases WHERE owner = ? AND expires_at > ? AND job_key IN (${keys.map(() => '?').join(', ')})`, [owner, now, ...keys]);
+    for (const h of held) set.add(h.job_key);
+  }
   return jobKeys.filter((k) => set.has(k));
+}
+
+/** Bound lists for `IN (…)`: SQLite caps the number of bound parameters per statement. */
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }

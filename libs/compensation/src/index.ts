@@ -10,3 +10,5 @@ export { MODEL_CONFIDENCE_CAP, MODEL_DETERMINATION_VERSION, determineWithModel, 
 export { sha256, sourceIdentity, type CompensationSourceRow, type SourceIdentity } from './compensation-identity';
 export { CompensationRefreshRepository, type CachedDetermination, type PublishedRow, type RefreshCounts, type RefreshState, type RefreshView } from './compensation-refresh.repository';
 export { CompensationRefreshCoordinator, DEFAULT_LEASE_MS, type CapturedModel, type JobOutcome, type RefreshJob, type RefreshOutcome, type RefreshRequest } from './compensation-refresh.coordinator';
+export { compensationRowsOf, countryOfLocation, salarySentences, type JobCompensationInputs, type StoredCompensationStatement } from './compensation-rows';
+export { createCompensationActivities, type CompensationActivityDeps } from './compensation.activities';

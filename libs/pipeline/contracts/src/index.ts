@@ -7,3 +7,4 @@ export * from './discovery.contract';
 export * from './preparation.contract';
 export * from './pipeline.contract';
 export * from './retry-policies.contract';
+export * from './compensation.contract';

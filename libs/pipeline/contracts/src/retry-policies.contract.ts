@@ -32,6 +32,10 @@ export const RETRY_POLICIES = {
   preparationBatchControl: { maximumAttempts: 10, initialInterval: '1 second' },
   recordWorkflowLifecycle: { maximumAttempts: 10, initialInterval: '1 second' },
   checkSpendBudget: { maximumAttempts: 10, initialInterval: '1 second' },
+  // A leaf's model error fails that row, not the refresh; the activity fails only on its own
+  // errors (SQLite, a lost worker), and a retry is a new owner that reuses every cached determination.
+  refreshCompensation: { maximumAttempts: 3, initialInterval: '5 seconds' },
+  compensationControl: { maximumAttempts: 10, initialInterval: '1 second' },
 } as const satisfies Record<string, ActivityRetryPolicy>;
 
 export type RetryPolicyName = keyof typeof RETRY_POLICIES;
@@ -77,6 +81,8 @@ export const ACTIVITY_TIMEOUTS = {
   reviewCoverLetter: { startToCloseTimeout: '10 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   setPreparationStatus: { startToCloseTimeout: '30 seconds', heartbeatTimeout: SHORT_HEARTBEAT },
   preparationBatchControl: { startToCloseTimeout: '1 minute', heartbeatTimeout: SHORT_HEARTBEAT },
+  refreshCompensation: { startToCloseTimeout: '1 hour', heartbeatTimeout: '30 seconds' },
+  compensationControl: { startToCloseTimeout: '30 seconds', heartbeatTimeout: SHORT_HEARTBEAT },
 } as const satisfies Partial<Record<RetryPolicyName, ActivityTimeouts>>;
 
 export type RemoteActivityName = keyof typeof ACTIVITY_TIMEOUTS;

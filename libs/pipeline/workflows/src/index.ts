@@ -3,3 +3,4 @@ export { discoverWorkflow, runDiscovery } from './discover.workflow';
 export { jobPreparationWorkflow, runPreparation } from './job-preparation.workflow';
 export { smokeWorkflow } from './smoke.workflow';
 export { jobPipelineWorkflow } from './job-pipeline.workflow';
+export { compensationRefreshWorkflow } from './compensation-refresh.workflow';

@@ -4,8 +4,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Compensation (issue #10): determinations cached by the exact source identity of the statement they
  * read (source, external job id, field path, sha256 of the raw text) and the determination version,
  * so a refresh reuses an accepted id instead of paying for a new call; the refresh runs with their
- * counts; per-job refresh leases (owner + expiry) that guard publication; and each job's published
- * compensation — its summary columns for filtering and sorting, and every row it was chosen from.
+ * counts; per-job refresh leases (owner + expiry) that guard publication; each job's published
+ * compensation — its summary columns for filtering and sorting, and every row it was chosen from;
+ * and, per source posting, the statements its adapter collected.
  */
 export class Compensation1765800000000 implements MigrationInterface {
   name = 'Compensation1765800000000';
@@ -68,9 +69,13 @@ export class Compensation1765800000000 implements MigrationInterface {
       )`);
     // GET /v1/jobs?minSalary=&currency= filters on the annualised figures; sort=salary orders by max.
     await q.query(`CREATE INDEX job_compensation_currency_max ON job_compensation (currency, max_yearly)`);
+    // The compensation statements a source gave for its posting (field path, raw text, structured
+    // value), as its adapter read them: the refresh's provider rows, with the posting's identity.
+    await q.query(`ALTER TABLE job_sources ADD COLUMN compensation_json TEXT`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE job_sources DROP COLUMN compensation_json`);
     await q.query(`DROP TABLE job_compensation`);
     await q.query(`DROP TABLE compensation_leases`);
     await q.query(`DROP TABLE compensation_refreshes`);

@@ -1,0 +1,59 @@
+import { compensationRowsOf, countryOfLocation, salarySentences } from './compensation-rows';
+
+const job = (o: Partial<Parameters<typeof compensationRowsOf>[0]> = {}) => ({
+  jobKey: 'j1',
+  location: null,
+  salaryText: null,
+  descriptionText: null,
+  sources: [{ sourceId: 'src-lever', externalId: 'abc', statements: null }],
+  ...o,
+});
+
+describe('compensation rows of a job', () => {
+  it("takes each source's collected statements with that source's identity, and the description's pay sentences", () => {
+    const rows = compensationRowsOf(
+      job({
+        location: 'Toronto, Canada',
+        salaryText: 'CAD 120000 - 150000',
+        descriptionText: 'We build tools.\nThe base salary range is $120,000 - $150,000. We raised $20M in 2024.\nBenefits: dental.',
+        sources: [
+          { sourceId: 'src-lever', externalId: 'abc', statements: [{ fieldPath: 'lever.salaryRange', text: '{"min":120000,"max":150000,"currency":"CAD","interval":"per-year-salary"}', structured: { currency: 'CAD', interval: 'year', min: 120000, max: 150000 } }] },
+          { sourceId: 'src-mirror', externalId: 'x9', statements: [] },
+        ],
+      }),
+    );
+    expect(rows.map((r) => [r.sourceId, r.externalJobId, r.fieldPath])).toEqual([
+      ['src-lever', 'abc', 'lever.salaryRange'],
+      ['src-lever', 'abc', 'description'],
+    ]);
+    // The funding sentence states no pay.
+    expect(rows[1].text).toBe('The base salary range is $120,000 - $150,000.');
+    // Collected statements make the stored salary text redundant; the country reads a bare "$" as CAD.
+    expect(rows.every((r) => r.country === 'CA')).toBe(true);
+    expect(rows[0].structured).toMatchObject({ currency: 'CAD', min: 120000 });
+  });
+
+  it('falls back to the stored salary text when no source collected statements', () => {
+    const rows = compensationRowsOf(job({ salaryText: ' €60k–€80k ' }));
+    expect(rows).toEqual([expect.objectContaining({ sourceId: 'src-lever', externalJobId: 'abc', fieldPath: 'salary_text', text: '€60k–€80k', country: null })]);
+  });
+
+  it('a job without any source has no identity to give a row', () => {
+    expect(compensationRowsOf(job({ sources: [], salaryText: '$100k' }))).toEqual([]);
+  });
+
+  it('keeps the sentences that state pay, once each', () => {
+    expect(salarySentences('Salary: 60k-100k depending on level.\nWe have 40 engineers.\nSalary: 60k-100k depending on level.\nPay: £45,000 per annum. Apply now!')).toEqual([
+      'Salary: 60k-100k depending on level.',
+      'Pay: £45,000 per annum.',
+    ]);
+  });
+
+  it('reads a country from a location only by its name (a trailing "CA" is California, not Canada)', () => {
+    expect(countryOfLocation('Berlin, Germany')).toBe('DE');
+    expect(countryOfLocation('Remote - US')).toBe('US');
+    expect(countryOfLocation('London, UK')).toBe('GB');
+    expect(countryOfLocation('San Francisco, CA')).toBeUndefined();
+    expect(countryOfLocation(null)).toBeUndefined();
+  });
+});
