@@ -124,18 +124,32 @@ export class JobRepository {
    * limited in SQL, so a poll reads at most `limit` rows however large the run is. Due retries are
    * claimed (their next attempt pushed out by `leaseMs`) so the retry pass outside the run cannot
    * take the same attempt at the same time; a claim whose holder died simply falls due again.
+   *
+   * Each kind is read from the jobs' own enrichment index (jobs_enrichment_seen, jobs_enrichment_due)
+   * in index order and checked against the run's membership by primary key (CROSS JOIN keeps jobs
+   * the outer loop), so a poll stops after `limit` candidates of each kind instead of joining and
+   * sorting every member of the run — the live consumer polls until its run ends, and a per-poll cost
+   * that grows with the run makes the whole run quadratic. Pending and robots-blocked jobs come in
+   * the order first seen (for a job new in this run, the moment this run stored it).
    */
   async selectForEnrichment(runId: string, opts: { includeRecoverable: boolean; exclude: ReadonlySet<string>; limit: number; now?: number; leaseMs?: number }): Promise<EnrichmentCandidate[]> {
     const now = opts.now ?? Date.now();
+    const exclude = JSON.stringify([...opts.exclude]);
+    const kind = (where: string, order: string, params: unknown[]) => ({
+      sql: `SELECT * FROM (SELECT j.job_key, j.url, j.canonical_url, j.enrichment_status, j.enrichment_attempts, r.seen_at
+              FROM jobs j CROSS JOIN discovery_run_jobs r ON r.run_id = ? AND r.job_key = j.job_key
+              WHERE ${where} AND j.job_key NOT IN (SELECT value FROM json_each(?)) ORDER BY ${order} LIMIT ?)`,
+      params: [runId, ...params, exclude, opts.limit],
+    });
+    const kinds = [kind(`j.enrichment_status = 'pending'`, 'j.first_seen_at, j.job_key', [])];
+    if (opts.includeRecoverable) {
+      kinds.push(kind(`j.enrichment_status = 'robots_blocked'`, 'j.first_seen_at, j.job_key', []));
+      kinds.push(kind(`j.enrichment_status = 'failed_retryable' AND j.enrichment_next_attempt_at <= ?`, 'j.enrichment_next_attempt_at, j.job_key', [now]));
+    }
     const rows: CandidateRow[] = await this.uow.run(({ manager }) =>
       manager.query(
-        `SELECT j.job_key, j.url, j.canonical_url, j.enrichment_status, j.enrichment_attempts FROM discovery_run_jobs r JOIN jobs j ON j.job_key = r.job_key
-         WHERE r.run_id = ?
-           AND (j.enrichment_status = 'pending'
-                OR (? AND (j.enrichment_status = 'robots_blocked' OR (j.enrichment_status = 'failed_retryable' AND j.enrichment_next_attempt_at <= ?))))
-           AND j.job_key NOT IN (SELECT value FROM json_each(?))
-         ORDER BY r.seen_at, r.job_key LIMIT ?`,
-        [runId, opts.includeRecoverable ? 1 : 0, now, JSON.stringify([...opts.exclude]), opts.limit],
+        `SELECT job_key, url, canonical_url, enrichment_status, enrichment_attempts FROM (${kinds.map((k) => k.sql).join(' UNION ALL ')}) ORDER BY seen_at, job_key LIMIT ?`,
+        [...kinds.flatMap((k) => k.params), opts.limit],
       ),
     );
     const retries = rows.filter((r) => r.enrichment_status === 'failed_retryable').map((r) => r.job_key);

@@ -138,7 +138,10 @@ export class PreparationRepository {
       params.push(...opts.stages);
     }
     if (opts.staleBelowRevision !== undefined) {
-      either.push(`(j.stage <> 'pending_enrichment' AND (j.score_profile_revision IS NULL OR j.score_profile_revision < ?))`);
+      // Two terms, each on jobs_score_revision, so SQLite reads the three sets from their indexes
+      // (MULTI-INDEX OR) instead of every job: the idle recovery asks this of an idle worker holding
+      // thousands of jobs that are all done. NULL (never scored) is its own term, as no range holds it.
+      either.push(`(j.score_profile_revision < ? AND j.stage <> 'pending_enrichment')`, `(j.score_profile_revision IS NULL AND j.stage <> 'pending_enrichment')`);
       params.push(opts.staleBelowRevision);
     }
     if (either.length === 0) return [];
@@ -152,7 +155,10 @@ export class PreparationRepository {
       params.push(opts.idleSinceMs);
     }
     const rows: Array<{ job_key: string; idempotency_key: string }> = await this.uow.run(({ manager }) =>
-      manager.query(`SELECT j.job_key, j.idempotency_key FROM jobs j WHERE ${where.join(' AND ')} ORDER BY j.job_key LIMIT ?`, [...params, opts.limit ?? -1]),
+      // `+j.job_key`: the key order is not to be taken from the primary key index — with a small LIMIT
+      // SQLite would otherwise walk every job in key order (a full scan when nothing matches, which is
+      // the idle recovery's usual answer) instead of reading the matches from the indexes and sorting them.
+      manager.query(`SELECT j.job_key, j.idempotency_key FROM jobs j WHERE ${where.join(' AND ')} ORDER BY +j.job_key LIMIT ?`, [...params, opts.limit ?? -1]),
     );
     return rows.map((r) => ({ jobKey: r.job_key, idempotencyKey: r.idempotency_key }));
   }
