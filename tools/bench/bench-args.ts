@@ -23,6 +23,10 @@ export interface BenchOptions {
   baseline: BaselineMode;
   /** Keep both SQLite databases (their paths are printed and put into the JSON). */
   keepDbs: boolean;
+  /** Detail pages on the board API's host (the old bench) instead of a job-page host of their own. */
+  singleHost: boolean;
+  /** Chromium for JavaScript-only detail pages (both orderings), or null: such pages fail enrichment. */
+  browser: string | null;
 }
 
 export const USAGE = `Usage: npm run bench:discover -- [flags]
@@ -42,6 +46,9 @@ activities in strict batch order, against one board simulator and a fresh SQLite
                     workflow (batch-discover.workflow.ts on a worker), auto = direct
                     when @temporalio/testing is installed                           default auto
   --keep-dbs        keep both SQLite databases for inspection (paths in the JSON)
+  --single-host     detail pages on the boards' API host (default: a job-page host of their own)
+  --browser PATH    Chromium for JavaScript-only pages, both orderings; none = no rendering
+                                                                                     default /usr/bin/chromium
   -h, --help        this text
 
 Progress goes to stderr; the last stdout line is one JSON object with the results.`;
@@ -64,6 +71,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
       order: { type: 'string', default: 'streaming-first' },
       baseline: { type: 'string', default: 'auto' },
       'keep-dbs': { type: 'boolean', default: false },
+      'single-host': { type: 'boolean', default: false },
+      browser: { type: 'string', default: '/usr/bin/chromium' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -83,6 +92,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     order: order === 'streaming-first' ? ['streaming', 'batch'] : ['batch', 'streaming'],
     baseline,
     keepDbs: values['keep-dbs'] ?? false,
+    singleHost: values['single-host'] ?? false,
+    browser: values.browser === 'none' || !values.browser ? null : values.browser,
   };
 }
 

@@ -6,7 +6,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, WorkerOptions } from '@temporalio/worker';
 import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
-import { ACTIVITY_DETAIL_ALLOWLIST, DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, READABLE_WORKFLOW_ID } from '@jobctrl/pipeline/contracts';
+import { ACTIVITY_DETAIL_ALLOWLIST, DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, prepWorkflowId, READABLE_WORKFLOW_ID } from '@jobctrl/pipeline/contracts';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRepository } from '@jobctrl/shared/jobs';
 import { ActivityGauge, CpuTaskPool, createWorkerExecutors, workerCapacity } from '@jobctrl/shared/temporal';
@@ -25,8 +25,17 @@ const FAMILIES = [
   { kind: 'smartrecruiters', token: 'UmbrellaCorp', configKey: 'company_id' },
 ] as const;
 
-/** As in the worker integration tests: no politeness spacing, four requests per host, 100 ms enrichment polls. */
-const PIPELINE = { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100 };
+/**
+ * As in the worker integration tests: no politeness spacing, four requests per host, 100 ms enrichment
+ * polls (a commit in the same worker wakes the consumer at once anyway); Chromium from --browser.
+ */
+const pipelineOf = (options: BenchOptions) => ({
+  internalConcurrency: 4,
+  hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 },
+  enrichmentPollMs: 100,
+  ...(options.browser ? { browserExecutablePath: options.browser } : {}),
+});
+const INTERNAL_CONCURRENCY = 4;
 const POLL_MS = 100;
 const PROGRESS_EVERY_MS = 2000;
 /** After the workflow is done, this long without a new score means nothing will score any more. */
@@ -71,6 +80,40 @@ export interface PhaseResult {
   firstScoredEnrichment: string | null;
   /** Simulator requests during this ordering (until its worker stopped). */
   requests: { total: number; detail: number; robots: number; listing: number };
+  /** The ordering's clock start (Date.now()); every *_ms above is relative to it. */
+  t0: number;
+  /** Streaming only: where the first scored job's time went. */
+  firstScore?: FirstScoreBreakdown;
+}
+
+/**
+ * Where the first scored job's time went, in ms, from timestamps the bench can observe: the
+ * simulator's request log (listing, detail page, Chromium's render of it), the job row (first_seen_at
+ * = commit, scored_at) and its prep-{key} workflow's history (started, scoreJob started). Each field
+ * is the gap from the previous point; null when that point did not happen (a robots-blocked job has
+ * no page fetch, a page that needs no browser no render).
+ */
+export interface FirstScoreBreakdown {
+  job_key: string;
+  enrichment: string | null;
+  /** t0 → end of the board response that carried the job (the last API response before its commit). */
+  listing_ms: number | null;
+  /** → first_seen_at: the adapter's parsing and the commit of its batch. */
+  commit_ms: number | null;
+  /** → the consumer's first request for it (its page, or the job-page host's robots.txt). */
+  wakeup_ms: number | null;
+  /** → end of the plain page fetch (with robots.txt when it was the first of its host). */
+  detail_fetch_ms: number | null;
+  /** → end of Chromium's load of the page (JavaScript-only pages). */
+  render_ms: number | null;
+  /** → its preparation workflow started: the parse(s) in the CPU pool, the enrichment write, the start call. */
+  parse_record_start_ms: number | null;
+  /** → scoreJob started: the workflow task, the activity scheduled and dispatched. */
+  workflow_start_ms: number | null;
+  /** → scored_at: the scoring activity itself. */
+  score_ms: number | null;
+  /** t0 → scored_at (the ordering's TTFS). */
+  total_ms: number;
 }
 
 /** A fresh SQLite database with one source per family, pointing at the simulator. */
@@ -126,7 +169,7 @@ async function startWorker(shared: Shared, label: PhaseName, db: Db): Promise<{ 
     capacity: workerCapacity(shared.options.slots),
     uow: db.uow,
     workflowBundle: label === 'streaming' ? shared.bundles.streaming : shared.bundles.batch,
-    pipeline: PIPELINE,
+    pipeline: pipelineOf(shared.options),
     extraActivities: () => ({ ...bench }),
   });
   const running = jw.worker.run();
@@ -152,6 +195,7 @@ async function measure(
   start: () => Promise<StartedRun>,
 ): Promise<PhaseResult> {
   shared.sim.resetStats();
+  shared.sim.recordRequests();
   const deadline = Date.now() + shared.options.timeoutS * 1000;
   const t0 = Date.now();
   const run = await start();
@@ -192,6 +236,7 @@ async function measure(
         databasePath: db.databasePath,
         firstScoredEnrichment: await firstScoredEnrichment(db.uow),
         requests: { total: 0, detail: 0, robots: 0, listing: 0 }, // filled in once the worker stopped
+        t0,
       };
       log(
         `${label}: done — ${result.jobs} jobs, all stored ${secs(result.discoveredMs)}, TTFS ${secs(result.ttfsMs)}, all scored ${secs(result.totalMs)}, workflow ${secs(result.workflowMs)}`,
@@ -292,8 +337,74 @@ async function runStreaming(shared: Shared): Promise<PhaseResult> {
   const result = await measure(shared, 'streaming', db, running, async () =>
     workflowRun(await shared.client.workflow.start(DISCOVER_WORKFLOW_TYPE, { taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] })),
   );
+  const firstScore = await firstScoreBreakdown(shared, db, result.t0);
+  if (firstScore) log(`streaming: first score ${formatBreakdown(firstScore)}`);
   await stopNamed('streaming worker');
-  return { ...result, requests: requestCounts(shared) };
+  return { ...result, requests: requestCounts(shared), firstScore };
+}
+
+/** See FirstScoreBreakdown. */
+async function firstScoreBreakdown(shared: Shared, db: Db, t0: number): Promise<FirstScoreBreakdown | undefined> {
+  const rows: Array<{ job_key: string; idempotency_key: string; url: string; first_seen_at: number; scored_at: number; status: string; method: string | null }> = await db.uow.run(({ manager }) =>
+    manager.query(
+      `SELECT job_key, idempotency_key, url, first_seen_at, scored_at, enrichment_status AS status, enrichment_method AS method FROM jobs WHERE scored_at IS NOT NULL ORDER BY scored_at, job_key LIMIT 1`,
+    ),
+  );
+  const job = rows[0];
+  if (!job) return undefined;
+  const committed = Number(job.first_seen_at);
+  const scored = Number(job.scored_at);
+  const served = shared.sim.requests();
+  const listing = served.filter((r) => r.host === 'api' && r.path !== '/robots.txt' && r.end !== null && r.end <= committed).at(-1);
+  const page = new URL(job.url);
+  const pageHost = page.port === new URL(shared.sim.url).port ? 'api' : 'detail';
+  const fetches = served.filter((r) => r.path === page.pathname && r.start >= committed);
+  const robots = served.find((r) => r.path === '/robots.txt' && r.host === pageHost && r.start >= committed && (fetches[0] === undefined || r.start <= fetches[0].start));
+  const firstRequest = robots ?? fetches[0];
+  // The prep workflow's own history: when it started, when its scoreJob was picked up.
+  let wfStarted: number | null = null;
+  let scoreStarted: number | null = null;
+  try {
+    const history = await shared.client.workflow.getHandle(prepWorkflowId(job.idempotency_key)).fetchHistory();
+    const scheduled = new Set<string>();
+    for (const e of history.events ?? []) {
+      if (e.workflowExecutionStartedEventAttributes) wfStarted = eventMs(e.eventTime);
+      if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'scoreJob') scheduled.add(String(e.eventId));
+      if (e.activityTaskStartedEventAttributes && scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)) && scoreStarted === null) scoreStarted = eventMs(e.eventTime);
+    }
+  } catch (err) {
+    log(`streaming: no history for the first scored job's preparation: ${describe(err)}`);
+  }
+  const gap = (from: number | null | undefined, to: number | null | undefined) => (from == null || to == null ? null : to - from);
+  const fetched = fetches[0]?.end ?? null;
+  const rendered = fetches.length > 1 ? fetches[fetches.length - 1].end : null;
+  return {
+    job_key: job.job_key,
+    enrichment: [job.status, job.method].filter(Boolean).join('/') || null,
+    listing_ms: gap(t0, listing?.end),
+    commit_ms: gap(listing?.end ?? t0, committed),
+    wakeup_ms: gap(committed, firstRequest?.start),
+    detail_fetch_ms: gap(firstRequest?.start, fetched),
+    render_ms: gap(fetched, rendered),
+    parse_record_start_ms: gap(rendered ?? fetched ?? firstRequest?.end ?? committed, wfStarted),
+    workflow_start_ms: gap(wfStarted, scoreStarted),
+    score_ms: gap(scoreStarted, scored),
+    total_ms: scored - t0,
+  };
+}
+
+function formatBreakdown(b: FirstScoreBreakdown): string {
+  const parts: Array<[string, number | null]> = [
+    ['listing', b.listing_ms],
+    ['commit', b.commit_ms],
+    ['wake-up', b.wakeup_ms],
+    ['detail fetch', b.detail_fetch_ms],
+    ['render', b.render_ms],
+    ['parse+record+start', b.parse_record_start_ms],
+    ['workflow start', b.workflow_start_ms],
+    ['score', b.score_ms],
+  ];
+  return `${secs(b.total_ms)} (${b.enrichment ?? '?'}) = ${parts.filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v} ms`).join(' + ')}`;
 }
 
 /**
@@ -313,7 +424,7 @@ async function runBatchDirect(shared: Shared): Promise<PhaseResult> {
     cpu,
     workerIdentity: newWorkerIdentity(),
     activitySlots: capacity.remoteActivitySlots,
-    pipeline: PIPELINE,
+    pipeline: pipelineOf(shared.options),
     log: (m) => log(`batch activities: ${m}`),
   });
   onStop('batch activities', async () => {
@@ -436,6 +547,7 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
       jobsPerBoard: options.jobs,
       families: families.map((f) => ({ kind: f.kind, token: f.token })),
       knobs: { latencyMs: options.latencyMs },
+      detailHost: !options.singleHost,
     });
     onStop('board simulator', () => sim.stop());
     return sim;
@@ -445,7 +557,7 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
   // Reposts are merged into their original; content-key dedup may also merge two postings that happen
   // to share company, title and location, so the stored count can be a little lower still.
   const notReposts = manifest.jobs.filter((j) => j.repostOf === null).length;
-  log(`board simulator at ${sim.url}: ${manifest.jobs.length} postings, ${notReposts} of them not reposts`);
+  log(`board simulator at ${sim.url} (job pages at ${sim.detailUrl}): ${manifest.jobs.length} postings, ${notReposts} of them not reposts`);
 
   // Bundled once, before any clock starts.
   const bundleStart = Date.now();
@@ -500,7 +612,9 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
     repeat: options.repeat,
     order: options.order,
     baseline,
-    internal_concurrency: PIPELINE.internalConcurrency,
+    internal_concurrency: INTERNAL_CONCURRENCY,
+    detail_host: options.singleHost ? 'same as the boards' : 'own host',
+    browser: options.browser,
     postings: manifest.jobs.length,
     postings_not_reposts: notReposts,
     jobs_streaming: last.streaming.jobs,
@@ -512,6 +626,8 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
     total_ms: total,
     batch_total_ms: batchTotal,
     ttfs_ratio: ratio(batchTtfs, ttfs),
+    // The repetition whose streaming TTFS is the median (the lower middle one for an even count).
+    first_score: [...runs].sort((x, y) => x.streaming.ttfsMs - y.streaming.ttfsMs)[Math.floor((runs.length - 1) / 2)].streaming.firstScore ?? null,
     total_ratio: ratio(batchTotal, total),
     workflow_ms: med('streaming', 'workflowMs'),
     batch_workflow_ms: med('batch', 'workflowMs'),
@@ -529,6 +645,7 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
       ttfs_ratio: ratio(b.ttfsMs, s.ttfsMs),
       total_ratio: ratio(b.totalMs, s.totalMs),
       first_scored_enrichment: s.firstScoredEnrichment,
+      first_score: s.firstScore ?? null,
       batch_first_scored_enrichment: b.firstScoredEnrichment,
       ...(options.keepDbs ? { database_streaming: s.databasePath, database_batch: b.databasePath } : {}),
     })),
