@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
 import { ACTIVITY_DETAIL_ALLOWLIST, LOCAL_CONTROL_ACTIVITIES, READABLE_WORKFLOW_ID } from '@jobctrl/pipeline/contracts';
-import type { DetailCaptureDeps } from '@jobctrl/enrichment';
+import { type DetailCaptureDeps, warmDetailCapture } from '@jobctrl/enrichment';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import {
   ActivityGauge,
@@ -29,6 +29,13 @@ export interface JobctrlWorkerOptions {
   identity?: string;
   executorGraceMs?: number;
   pipeline?: PipelineSettings;
+  /**
+   * Warm the worker before returning it: every CPU thread loads the detail parser, Chromium is
+   * launched when a browser is configured, and the database answers once, so the first job pays no
+   * cold start. The worker app always warms (it reports ready only after); benches that measure the
+   * first job pass true. Off by default for tests: under ts-node each thread costs ~1 s and ~70 MB.
+   */
+  warmUp?: boolean;
   /** Activities registered beside the built-in ones (integration tests add probes here). */
   extraActivities?: (deps: { gauge: ActivityGauge; executors: WorkerExecutors }) => Record<string, (...args: never[]) => Promise<unknown>>;
 }
@@ -41,8 +48,17 @@ export interface JobctrlWorker {
   cpu: CpuTaskPool;
   /** The worker's detail capture (job store, host policy, CPU pool, browser), for the enrichment retry pass. */
   enrichment: DetailCaptureDeps;
+  /** What the warm-up did (null when `warmUp` was not asked for). */
+  warmUp: WarmUpReport | null;
   /** Releases what the worker holds besides Temporal: worker threads and the browser. */
   close(): Promise<void>;
+}
+
+export interface WarmUpReport {
+  ms: number;
+  cpuThreads: number;
+  /** 'none': no browser configured; a failed launch does not stop the worker (the next render retries). */
+  browser: 'launched' | 'none' | { failed: string };
 }
 
 export function workflowsEntry(): { workflowsPath: string; webpackConfigHook: ReturnType<typeof tsconfigPathsWebpackHook> } {
@@ -105,5 +121,27 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
     await built.close();
     await cpu.close();
   };
-  return { worker, identity, gauge, executors, cpu, enrichment: built.enrichment, close };
+  let warmUp: WarmUpReport | null = null;
+  try {
+    if (opts.warmUp) warmUp = await warmWorker(opts.uow, built.enrichment);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { worker, identity, gauge, executors, cpu, enrichment: built.enrichment, warmUp, close };
+}
+
+/** Everything the first job would otherwise load: parser threads, the browser, the database. */
+async function warmWorker(uow: UnitOfWorkFactory, enrichment: DetailCaptureDeps): Promise<WarmUpReport> {
+  const started = Date.now();
+  let browser: WarmUpReport['browser'] = enrichment.renderer ? 'launched' : 'none';
+  await Promise.all([
+    warmDetailCapture({ cpu: enrichment.cpu }),
+    enrichment.renderer?.warm?.().catch((err: unknown) => {
+      browser = { failed: err instanceof Error ? err.message : String(err) };
+    }),
+    // The first unit of work loads the sqlite3 binding and TypeORM's entity metadata.
+    uow.run((u) => u.manager.query('SELECT 1')),
+  ]);
+  return { ms: Date.now() - started, cpuThreads: enrichment.cpu.stats().threads, browser };
 }

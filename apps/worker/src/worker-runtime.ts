@@ -41,6 +41,9 @@ export class WorkerRuntime {
         taskQueue: temporal.taskQueue,
         capacity,
         uow: this.uow,
+        // Ready means warm: the heartbeat that makes the API report this worker ready starts below,
+        // after the parser threads, the browser and the database are loaded.
+        warmUp: true,
         pipeline: {
           // Read when a discovery run plans, never frozen at worker start.
           internalConcurrency: () => this.live.pipelineInternalConcurrency(),
@@ -50,6 +53,11 @@ export class WorkerRuntime {
         },
       });
       const { identity } = jw;
+      if (jw.warmUp) {
+        const { ms, cpuThreads, browser } = jw.warmUp;
+        const browserText = typeof browser === 'string' ? browser : `failed to launch (${browser.failed}); renders will retry`;
+        this.logger.log(`warm in ${ms} ms: ${cpuThreads} parser threads, browser ${browserText}`);
+      }
       writer = createWorkerHeartbeatWriter({
         jw,
         capacity,

@@ -4,6 +4,8 @@ import { BoundedExecutor } from '@jobctrl/shared/temporal';
 /** Renders a page whose content only exists after its scripts ran. */
 export interface PageRenderer {
   render(url: string, opts?: { signal?: AbortSignal }): Promise<string>;
+  /** Starts what the first render would otherwise start (the worker calls it before it reports ready). */
+  warm?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,15 @@ export class ChromiumRenderer implements PageRenderer {
         await context.close().catch(() => undefined);
       }
     }, opts);
+  }
+
+  /**
+   * Launches the browser now rather than on the first render (a launch costs about a second), so a
+   * worker that may render reports ready with Chromium up. A failed launch throws and is forgotten,
+   * exactly as on a render: the next render tries again.
+   */
+  async warm(): Promise<void> {
+    await this.launch();
   }
 
   async close(): Promise<void> {

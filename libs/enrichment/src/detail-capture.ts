@@ -18,6 +18,17 @@ export interface DetailCaptureDeps {
 
 const PARSER = path.join(__dirname, `detail-page.parser${path.extname(__filename)}`);
 
+/** A page the parser reads in well under a millisecond, to load it (and its imports) in a thread. */
+const WARM_PAGE = '<html><head><title>warm-up</title></head><body><main><p>warm-up</p></main></body></html>';
+
+/**
+ * The worker's warm-up for detail capture: every CPU thread loads the parser (one tiny parse each),
+ * so the first captured job pays no thread start-up. (The browser has its own `warm()`.)
+ */
+export async function warmDetailCapture(deps: Pick<DetailCaptureDeps, 'cpu'>): Promise<void> {
+  await deps.cpu.warm(PARSER, 'parseDetailPage', WARM_PAGE);
+}
+
 /**
  * Captures one job's detail page and records the outcome, a retryable failure settled by the retry
  * policy (another attempt later, or source_only once the attempts are spent). Returns the outcome

@@ -35,6 +35,20 @@ describe('CpuTaskPool', () => {
     expect(pool.stats().retiredRunning).toBe(0);
   });
 
+  it('warm() starts every thread of its width and loads the module in each', async () => {
+    const fresh = new CpuTaskPool({ width: 3 });
+    try {
+      await fresh.warm(fixture, 'whichThread', {});
+      expect(fresh.stats().threads).toBe(3);
+      // Three calls at once on the warmed pool run on three distinct, already started threads.
+      const ids = await Promise.all([1, 2, 3].map(() => fresh.run<object, number>(fixture, 'whichThread', {})));
+      expect(new Set(ids).size).toBe(3);
+      expect(fresh.stats().threads).toBe(3);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('exposes CpuTaskError for callers', () => {
     expect(new CpuTaskError('x', 'Y')).toBeInstanceOf(Error);
   });

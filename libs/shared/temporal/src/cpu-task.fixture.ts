@@ -1,4 +1,6 @@
 // Test fixture for CpuTaskPool: a deliberately CPU-bound function (runs in a worker thread).
+import { threadId } from 'node:worker_threads';
+
 export function burn(input: { ms: number }): { iterations: number } {
   const end = Date.now() + input.ms;
   let iterations = 0;
@@ -14,4 +16,9 @@ export function spinForever(): never {
 
 export function fail(): never {
   throw new TypeError('fixture failure');
+}
+
+/** Which thread ran the call (the pool's warm-up must reach every thread). */
+export function whichThread(): number {
+  return threadId;
 }

@@ -1,0 +1,71 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
+import { workerCapacity } from '@jobctrl/shared/temporal';
+import { createJobctrlWorker, JobctrlWorker } from './create-worker';
+import { useSuiteTemporal } from './test-support/temporal.harness';
+
+Runtime.install({ logger: new DefaultLogger('ERROR') });
+
+const suite = useSuiteTemporal(path.join(__dirname, 'test-support', 'test.workflows.ts'));
+
+async function newWorker(opts: { warmUp?: boolean; browserExecutablePath?: string }): Promise<JobctrlWorker> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-warm-'));
+  const databasePath = path.join(dir, 'jobctrl.sqlite');
+  await runMigrations({ databasePath });
+  return createJobctrlWorker({
+    connection: suite.connection,
+    namespace: 'default',
+    taskQueue: `warm-${randomUUID()}`,
+    capacity: workerCapacity(1),
+    uow: new UnitOfWorkFactory({ databasePath, entities: OPERATIONS_ENTITIES }),
+    workflowBundle: suite.bundle,
+    warmUp: opts.warmUp,
+    pipeline: { internalConcurrency: 1, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 1 }, browserExecutablePath: opts.browserExecutablePath },
+  });
+}
+
+/** A created Worker holds the suite's connection until it has run; run it for nothing, then close. */
+async function release(jw: JobctrlWorker): Promise<void> {
+  await jw.worker.runUntil(Promise.resolve());
+  await jw.close();
+}
+
+describe('worker warm-up (createJobctrlWorker({ warmUp: true }))', () => {
+  it('starts every CPU thread with the parser loaded and launches Chromium before the worker is returned', async () => {
+    const jw = await newWorker({ warmUp: true, browserExecutablePath: '/usr/bin/chromium' });
+    try {
+      const width = workerCapacity(1).executorWidth;
+      expect(jw.warmUp).toMatchObject({ cpuThreads: width, browser: 'launched' });
+      expect(jw.cpu.stats().threads).toBe(width);
+      expect((jw.enrichment.renderer as unknown as { stats(): { launched: boolean } }).stats().launched).toBe(true);
+    } finally {
+      await release(jw);
+    }
+  });
+
+  it('a browser that cannot launch is reported, not fatal: the worker still starts warm', async () => {
+    const jw = await newWorker({ warmUp: true, browserExecutablePath: '/nonexistent/chromium' });
+    try {
+      expect(jw.warmUp?.browser).toEqual({ failed: expect.stringContaining('browser_executable_path') });
+      expect(jw.cpu.stats().threads).toBe(workerCapacity(1).executorWidth);
+    } finally {
+      await release(jw);
+    }
+  });
+
+  it('without warmUp nothing is started ahead of the first job', async () => {
+    const jw = await newWorker({ browserExecutablePath: '/usr/bin/chromium' });
+    try {
+      expect(jw.warmUp).toBeNull();
+      expect(jw.cpu.stats().threads).toBe(0);
+      expect((jw.enrichment.renderer as unknown as { stats(): { launched: boolean } }).stats().launched).toBe(false);
+    } finally {
+      await release(jw);
+    }
+  });
+});
