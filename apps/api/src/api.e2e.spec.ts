@@ -340,6 +340,44 @@ describe('API v1', () => {
     });
   });
 
+  describe('/v1/compensation/refresh', () => {
+    const seedJob = async (key: string) => {
+      const jobs = new JobRepository(new UnitOfWorkFactory({ databasePath: ctx.config.databasePath, entities: [] }));
+      await jobs.recordObservations('run-comp', 'lever', [
+        { sourceId: 'src-1', sourceKind: 'lever', externalId: key, jobKey: key, idempotencyKey: `idem-${key}`, contentKey: null, title: 'Engineer', company: 'Acme', location: 'Berlin, Germany', remote: null, url: `https://jobs.example/${key}`, canonicalUrl: null, applyUrl: null, descriptionHtml: null, descriptionText: null, postedAt: null, salaryText: '€60k–€80k', employmentType: null, tags: [] },
+      ]);
+    };
+
+    it('needs a ready worker, refuses unknown job keys by name, then queues a refresh GET reports', async () => {
+      expect((await http().post('/v1/compensation/refresh').send({}).expect(503)).body.code).toBe('worker_not_ready');
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      await seedJob('j_comp1');
+      const bad = await http().post('/v1/compensation/refresh').send({ jobKeys: ['j_comp1', 'j_nope'] }).expect(400);
+      expect(bad.body.errors).toEqual([{ field: 'jobKeys', value: 'j_nope', rule: 'no such job' }]);
+      expect((await http().post('/v1/compensation/refresh').send({ jobKeys: 'j_comp1' }).expect(400)).body.errors[0].field).toBe('jobKeys');
+      expect((await http().post('/v1/compensation/refresh').send({ jobKeys: [] }).expect(400)).body.errors[0].field).toBe('jobKeys');
+      expect((await http().post('/v1/compensation/refresh').send({ everything: true }).expect(400)).body.errors[0].field).toBe('everything');
+
+      const started = await http().post('/v1/compensation/refresh').send({ jobKeys: ['j_comp1'] }).expect(202);
+      expect(started.body).toEqual({ refreshId: expect.any(String), workflowId: `compensation-refresh-${started.body.refreshId}` });
+      // No worker polls this test's queue: the refresh is queued, with nothing counted yet.
+      const view = (await http().get(`/v1/compensation/refresh/${started.body.refreshId}`).expect(200)).body;
+      expect(view).toMatchObject({ refreshId: started.body.refreshId, workflowId: started.body.workflowId, state: 'queued', admitted: 0, completed: 0, cached: 0, failed: 0 });
+      // Leave nothing on the shared dev server's queue for another suite's worker to pick up.
+      const connection = await Connection.connect({ address: temporalAddress });
+      try {
+        await new Client({ connection }).workflow.getHandle(started.body.workflowId).terminate('test over');
+      } finally {
+        await connection.close();
+      }
+    });
+
+    it('answers 404 for an unknown refresh and 400 for a malformed id', async () => {
+      await http().get('/v1/compensation/refresh/00000000-0000-4000-8000-000000000000').expect(404);
+      await http().get('/v1/compensation/refresh/nope').expect(400);
+    });
+  });
+
   describe('worker-backed actions', () => {
     it('answer 503 with the reason until a healthy heartbeat exists', async () => {
       const res = await http().post('/v1/pipeline/smoke').send({ activities: 1, holdMs: 0 }).expect(503);

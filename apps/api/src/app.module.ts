@@ -4,6 +4,7 @@ import { OPERATIONS_ENTITIES, OperationsModule } from '@jobctrl/operations';
 import { RunsModule } from '@jobctrl/runs';
 import { JobctrlConfigModule, ResolvedConfig } from '@jobctrl/shared/config';
 import { DbModule } from '@jobctrl/shared/db';
+import { CompensationController } from './controllers/compensation.controller';
 import { DiscoveryRuntimeController } from './controllers/discovery-runtime.controller';
 import { HealthController } from './controllers/health.controller';
 import { JobsController } from './controllers/jobs.controller';
@@ -28,7 +29,7 @@ export class AppModule {
         DiscoveryModule,
         RunsModule,
       ],
-      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SourcesController, PipelineRunsController, JobsController, SmokeController, ProfileController, SpendController],
+      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SourcesController, PipelineRunsController, JobsController, SmokeController, ProfileController, SpendController, CompensationController],
     };
   }
 }

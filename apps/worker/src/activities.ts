@@ -13,6 +13,7 @@ import { createScoringActivities } from '@jobctrl/scoring';
 import { createTailoringActivities } from '@jobctrl/tailoring';
 import { createCoverLetterActivities, ReviewExecutor } from '@jobctrl/cover-letter';
 import { createPreparationActivities } from '@jobctrl/preparation';
+import { CompensationRefreshRepository, createCompensationActivities } from '@jobctrl/compensation';
 import { describePreparation, startPreparation, startPreparationForBatch, wakePausedPreparations } from '@jobctrl/runs/worker';
 
 export interface PipelineSettings {
@@ -103,6 +104,8 @@ export function buildActivities(deps: ActivityDeps) {
   const activities = {
     ...createLifecycleActivities({ uow: deps.uow, executor: deps.executors.temporalSync, projector: new LifecycleProjector(deps.uow), log: deps.log }),
     ...createSmokeActivities({ uow: deps.uow, gauge: deps.gauge, workerIdentity: deps.workerIdentity }),
+    // A refresh's N determinations run inside its one activity: N = this worker's slots.
+    ...createCompensationActivities({ repo: new CompensationRefreshRepository(deps.uow), llm, slots: deps.activitySlots }),
     ...createDiscoveryActivities({
       sources: new SourceRepository(deps.uow),
       runtime: new DiscoveryRuntimeRepository(deps.uow),

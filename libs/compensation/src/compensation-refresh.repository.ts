@@ -107,6 +107,23 @@ export class CompensationRefreshRepository {
     );
   }
 
+  /** A queued refresh whose workflow never started: gone, as if never requested. */
+  async removeRefresh(refreshId: string): Promise<void> {
+    await this.uow.run(({ transaction }) => transaction((m) => m.query(`DELETE FROM compensation_refreshes WHERE id = ? AND state = 'queued'`, [refreshId]), 'immediate'));
+  }
+
+  /** Which of these job keys are stored jobs. */
+  async existingJobKeys(jobKeys: string[]): Promise<string[]> {
+    return this.uow.run(async ({ manager }) => {
+      const found: string[] = [];
+      for (const keys of chunk(jobKeys, 500)) {
+        const rows: Array<{ job_key: string }> = await manager.query(`SELECT job_key FROM jobs WHERE job_key IN (${keys.map(() => '?').join(', ')})`, keys);
+        found.push(...rows.map((r) => r.job_key));
+      }
+      return found;
+    });
+  }
+
   /** Ends a refresh that is still queued or running (the workflow's record of a failure or cancel). */
   async endRefresh(refreshId: string, state: 'cancelled' | 'failed', error: string, now = Date.now()): Promise<void> {
     await this.uow.run(({ transaction }) =>

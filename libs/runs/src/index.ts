@@ -6,3 +6,5 @@ export * from './job-query.service';
 export * from './profile/profile.dto';
 export * from './profile/profile.service';
 export * from './spend/spend.service';
+export * from './compensation/compensation-refresh.dto';
+export * from './compensation/compensation-refresh.service';

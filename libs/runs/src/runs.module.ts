@@ -5,11 +5,12 @@ import { ProfileService } from './profile/profile.service';
 import { JobQueryService } from './job-query.service';
 import { PipelineRunService } from './pipeline-run.service';
 import { SpendService } from './spend/spend.service';
+import { CompensationRefreshService } from './compensation/compensation-refresh.service';
 
-/** The API side of preparation: runs, jobs, profile and spend. Needs DbModule and the config module (global) from the app. */
+/** The API side of preparation: runs, jobs, profile, spend and compensation refreshes. Needs DbModule and the config module (global) from the app. */
 @Module({
   imports: [TemporalClientModule, DiscoveryModule],
-  providers: [PipelineRunService, JobQueryService, ProfileService, SpendService],
-  exports: [PipelineRunService, JobQueryService, ProfileService, SpendService],
+  providers: [PipelineRunService, JobQueryService, ProfileService, SpendService, CompensationRefreshService],
+  exports: [PipelineRunService, JobQueryService, ProfileService, SpendService, CompensationRefreshService],
 })
 export class RunsModule {}
