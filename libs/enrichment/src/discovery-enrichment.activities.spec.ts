@@ -147,6 +147,35 @@ describe('discoveryEnrichment', () => {
     expect(await jobs.get('j_slow')).toMatchObject({ enrichmentStatus: 'pending', enrichmentAttempts: 0 });
   });
 
+  it('a slow page holds only its own lane: the other lane goes on past a whole query batch meanwhile', async () => {
+    // internalConcurrency 2 selects 8 jobs per query; j_00's page is released only after j_01..j_09
+    // (more than one batch) are enriched, so lanes that waited for a batch to finish would never get there.
+    const keys = Array.from({ length: 10 }, (_, i) => `j_${String(i).padStart(2, '0')}`);
+    await jobs.recordObservations('r1', 'f', keys.map(posting));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let others = 0;
+    const http: HttpClient = {
+      getJson: async () => Promise.reject(new Error('not used')),
+      getText: async (url) => {
+        if (url.endsWith('j_00')) await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+        return PAGE(url);
+      },
+    };
+    const counting = Object.create(jobs) as JobRepository;
+    counting.recordEnrichment = async (jobKey, outcome) => {
+      const ready = await jobs.recordEnrichment(jobKey, outcome);
+      if (jobKey !== 'j_00' && ++others === keys.length - 1) release();
+      return ready;
+    };
+    const { discoveryEnrichment } = createEnrichmentActivities({ jobs: counting, cpu, http, startPreparation: async () => undefined });
+    const started = Date.now();
+    const result = await new MockActivityEnvironment().run(discoveryEnrichment, { runId: 'r1', mode: 'terminal' as const, perJobHandoff: false, internalConcurrency: 2 });
+    expect(result).toEqual({ enriched: 10, failed: 0, handedOff: 0 });
+    // Released by the other lane, not by the 20 s cap.
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it('a failed per-job handoff is logged and left to the fan-out backstop, not an enrichment failure', async () => {
     await jobs.recordObservations('r1', 'f', [posting('j_a')]);
     const logs: string[] = [];

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { DiscoveryEnrichmentInput, DiscoveryEnrichmentResult, EnrichmentActivities } from '@jobctrl/pipeline/contracts';
 import { cancelledFailureOf } from '@jobctrl/shared/temporal';
-import { mapBounded } from './bounded-lanes.util';
+import { pullBounded } from './bounded-lanes.util';
 import { captureDetail, type DetailCaptureDeps } from './detail-capture';
 import type { RunCommitNotifier } from './run-commit.notifier';
 
@@ -49,26 +49,42 @@ export function createEnrichmentActivities(deps: EnrichmentActivityDeps): Enrich
       try {
         for (;;) {
           ctx.heartbeat(result);
-          // Read before the query: a commit that lands after it is seen by the wait below.
+          // Read before the first query: a commit that lands after it is seen by the wait below.
           const commitsSeen = deps.commits?.count(input.runId) ?? 0;
-          const candidates = await deps.jobs.selectForEnrichment(input.runId, { includeRecoverable: true, exclude: readmitted, limit: input.internalConcurrency * 4 });
-          for (const c of candidates) if (c.status === 'robots_blocked') readmitted.add(c.jobKey);
-          if (candidates.length === 0) {
+          // Lanes take the next job as soon as they are free (a render holds its own lane, not a
+          // batch); queued and running jobs are kept out of the next query.
+          const taken = new Set<string>();
+          const ran = await pullBounded(
+            input.internalConcurrency,
+            signal,
+            async () => {
+              const candidates = await deps.jobs.selectForEnrichment(input.runId, { includeRecoverable: true, exclude: new Set([...readmitted, ...taken]), limit: input.internalConcurrency * 4 });
+              for (const c of candidates) {
+                taken.add(c.jobKey);
+                if (c.status === 'robots_blocked') readmitted.add(c.jobKey);
+              }
+              return candidates;
+            },
+            async (job, lane) => {
+              const { outcome, ready } = await captureDetail(deps, job, lane);
+              taken.delete(job.jobKey);
+              if (outcome.status === 'enriched') result.enriched += 1;
+              else result.failed += 1;
+              // The start is queued behind the earlier ones (serialized); the lane goes on to its next
+              // job meanwhile, and the activity awaits the queue before it ends, whichever way.
+              if (ready && input.perJobHandoff) void handOff({ jobKey: job.jobKey, idempotencyKey: ready });
+              ctx.heartbeat(result);
+            },
+          );
+          if (ran === 0) {
             if (input.mode === 'terminal') break;
             // Both reject when the workflow cancels the live consumer.
             const pollMs = deps.pollIntervalMs ?? 500;
             await (deps.commits ? deps.commits.wait(input.runId, commitsSeen, pollMs, signal) : ctx.sleep(pollMs));
-            continue;
           }
-          await mapBounded(candidates, input.internalConcurrency, signal, async (job, lane) => {
-            const { outcome, ready } = await captureDetail(deps, job, lane);
-            if (outcome.status === 'enriched') result.enriched += 1;
-            else result.failed += 1;
-            if (ready && input.perJobHandoff) await handOff({ jobKey: job.jobKey, idempotencyKey: ready });
-            ctx.heartbeat(result);
-          });
         }
       } catch (err) {
+        await handoffChain;
         // Whatever was interrupted (a fetch, a page render, a sleep), a requested cancel is reported
         // as the typed cancellation, so the workflow sees a clean stop rather than a failure.
         if (signal.aborted) throw cancelledFailureOf(err, 'enrichment consumer cancelled');
