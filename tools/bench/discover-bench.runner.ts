@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, WorkerOptions } from '@temporalio/worker';
 import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
+import { warmDetailCapture } from '@jobctrl/enrichment';
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
 import { ACTIVITY_DETAIL_ALLOWLIST, DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, prepWorkflowId, READABLE_WORKFLOW_ID } from '@jobctrl/pipeline/contracts';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
@@ -171,7 +172,10 @@ async function startWorker(shared: Shared, label: PhaseName, db: Db): Promise<{ 
     workflowBundle: label === 'streaming' ? shared.bundles.streaming : shared.bundles.batch,
     pipeline: pipelineOf(shared.options),
     extraActivities: () => ({ ...bench }),
+    // As the worker app does before it reports ready: parser threads and Chromium up before the clock starts.
+    warmUp: true,
   });
+  log(`${label}: worker warmed in ${secs(jw.warmUp?.ms ?? 0)} (${jw.warmUp?.cpuThreads ?? 0} CPU threads, browser ${JSON.stringify(jw.warmUp?.browser ?? 'none')})`);
   const running = jw.worker.run();
   running.catch(() => undefined); // observed by the phase (race) and by the stop below
   onStop(`${label} worker`, async () => {
@@ -431,6 +435,10 @@ async function runBatchDirect(shared: Shared): Promise<PhaseResult> {
     await built.close();
     await cpu.close();
   });
+  // Warmed like the streaming worker (createJobctrlWorker's warm-up), so neither ordering pays a cold start.
+  const warmStart = Date.now();
+  await Promise.all([warmDetailCapture({ cpu }), built.enrichment.renderer?.warm?.()]);
+  log(`batch: activities warmed in ${secs(Date.now() - warmStart)} (${cpu.stats().threads} CPU threads)`);
   const acts = built.activities;
   const jobs = new JobRepository(db.uow);
   const runId = randomUUID();
