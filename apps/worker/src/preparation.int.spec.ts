@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
 import type { JobPipelineInput, JobPipelineResult, PipelineStage } from '@jobctrl/pipeline/contracts';
-import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId, PREP_STAGED_PATCH, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId, PREP_BATCH_OVERLAP_PATCH, PREP_STAGED_PATCH, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { PreparationRepository } from '@jobctrl/shared/jobs';
+import { PreparationRepository, type ObservedPosting } from '@jobctrl/shared/jobs';
 import { PipelineRunRepository } from '@jobctrl/runs';
 import { SpendLedgerRepository } from '@jobctrl/shared/llm';
 import { startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm/testing';
@@ -36,6 +36,39 @@ async function until<T>(what: string, jobs: Parameters<typeof allJobs>[0], probe
     },
     { what, idleTimeoutMs, intervalMs: 200 },
   );
+}
+
+/** A posting the sample profile fits, stored directly (no board), numbered `n`. */
+function fittingPosting(jobKey: string, idempotencyKey: string, n: number): ObservedPosting {
+  return {
+    jobKey, idempotencyKey, contentKey: null, canonicalUrl: null, sourceId: 'src', sourceKind: 'greenhouse', externalId: String(n),
+    title: n === 1 ? 'Backend Engineer' : `Backend Engineer ${n}`, company: 'Globex', location: null, remote: true, url: `https://jobs.test/${n}`, applyUrl: null,
+    descriptionHtml: null, descriptionText: 'TypeScript, Kafka and PostgreSQL.', postedAt: null, salaryText: null, employmentType: null, tags: [],
+  };
+}
+
+/** A workflow bundle of a test-support module (old workflow versions, for the replay tests). */
+const testSupportBundle = (file: string) => bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'test-support', file), webpackConfigHook: workflowsEntry().webpackConfigHook as never });
+
+type History = Awaited<ReturnType<ReturnType<typeof suite.client.workflow.getHandle>['fetchHistory']>>;
+
+/** The patch markers a history recorded, in order. */
+const patches = (h: History) =>
+  (h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').map((e) => {
+    const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+    return (JSON.parse(Buffer.from(data as Uint8Array).toString('utf8')) as { id: string }).id;
+  });
+
+/** Per workflow task (its completed event id), the activity types it scheduled. */
+function scheduledPerTask(h: History): string[][] {
+  const byTask = new Map<string, string[]>();
+  for (const e of h.events ?? []) {
+    const a = e.activityTaskScheduledEventAttributes;
+    if (!a) continue;
+    const task = String(a.workflowTaskCompletedEventId);
+    byTask.set(task, [...(byTask.get(task) ?? []), a.activityType?.name ?? '?']);
+  }
+  return [...byTask.values()];
 }
 
 describe('Preparation against the board simulator', () => {
@@ -191,20 +224,11 @@ describe('Preparation against the board simulator', () => {
   }, 180_000);
 
   it('replays a score-only history recorded before the staged-preparation marker, and one recorded with it', async () => {
-    const v0 = await bundleWorkflowCode({
-      workflowsPath: path.join(__dirname, 'test-support', 'prep-v0.workflows.ts'),
-      webpackConfigHook: workflowsEntry().webpackConfigHook as never,
-    });
+    const v0 = await testSupportBundle('prep-v0.workflows.ts');
     const prepare = async (bundle: WorkerOptions['workflowBundle']) => {
       const s = await setup({ jobsPerBoard: 1, workflowBundle: bundle });
       try {
-        await s.jobs.recordObservations('r1', 'test', [
-          {
-            jobKey: 'j1', idempotencyKey: `v1-${s.taskQueue}`, contentKey: null, canonicalUrl: null, sourceId: 'src', sourceKind: 'greenhouse', externalId: '1',
-            title: 'Backend Engineer', company: 'Globex', location: null, remote: true, url: 'https://jobs.test/1', applyUrl: null,
-            descriptionHtml: null, descriptionText: 'TypeScript, Kafka and PostgreSQL.', postedAt: null, salaryText: null, employmentType: null, tags: [],
-          },
-        ]);
+        await s.jobs.recordObservations('r1', 'test', [fittingPosting('j1', `v1-${s.taskQueue}`, 1)]);
         await s.jobs.recordEnrichment('j1', { status: 'enriched' });
         const workflowId = prepWorkflowId(`v1-${s.taskQueue}`);
         await s.jw.worker.runUntil(
@@ -215,12 +239,6 @@ describe('Preparation against the board simulator', () => {
         await s.cleanup();
       }
     };
-    const patches = (h: Awaited<ReturnType<typeof prepare>>) =>
-      (h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').map((e) => {
-        const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
-        return (JSON.parse(Buffer.from(data as Uint8Array).toString('utf8')) as { id: string }).id;
-      });
-
     const oldHistory = await prepare(v0);
     expect(patches(oldHistory)).toEqual([]);
     await Worker.runReplayHistory({ workflowBundle: suite.bundle }, oldHistory);
@@ -229,5 +247,40 @@ describe('Preparation against the board simulator', () => {
     expect(patches(history)).toEqual([PREP_STAGED_PATCH]);
     await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);
     await expect(Worker.runReplayHistory({ workflowBundle: v0 }, history)).rejects.toThrow();
+  }, 180_000);
+
+  it('a batch writes its progress beside the starts that refill its lanes (one round trip, not two), and replays histories recorded before that marker', async () => {
+    const v1 = await testSupportBundle('batch-v1.workflows.ts');
+    // Score-only over four stored jobs, one lane: every finished job makes room for the next.
+    const record = async (bundle: WorkerOptions['workflowBundle']) => {
+      const s = await setup({ jobsPerBoard: 1, workflowBundle: bundle });
+      try {
+        const keys = [1, 2, 3, 4].map((i) => ({ jobKey: `j${i}`, idempotencyKey: `overlap-${i}-${s.taskQueue}` }));
+        await s.jobs.recordObservations('r1', 'test', keys.map(({ jobKey, idempotencyKey }, i) => fittingPosting(jobKey, idempotencyKey, i + 1)));
+        for (const { jobKey } of keys) await s.jobs.recordEnrichment(jobKey, { status: 'enriched' });
+        return await s.jw.worker.runUntil(async () => {
+          const { handle } = await startPipeline(s.uow, s.taskQueue, ['score'], { internalConcurrency: 1 });
+          const result = (await handle.result()) as JobPipelineResult;
+          expect(result.preparation).toMatchObject({ failed: 0 });
+          expect(result.preparation?.completed).toBe(result.preparation?.selected);
+          expect(result.preparation?.selected).toBeGreaterThan(2);
+          return handle.fetchHistory();
+        });
+      } finally {
+        await s.cleanup();
+      }
+    };
+    const together = (h: History) => scheduledPerTask(h).filter((types) => types.includes('recordPreparationProgress') && types.includes('startPreparations')).length;
+
+    const oldHistory = await record(v1);
+    expect(patches(oldHistory)).not.toContain(PREP_BATCH_OVERLAP_PATCH);
+    expect(together(oldHistory)).toBe(0);
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, oldHistory);
+
+    const history = await record(suite.bundle);
+    expect(patches(history)).toContain(PREP_BATCH_OVERLAP_PATCH);
+    expect(together(history)).toBeGreaterThan(0);
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);
+    await expect(Worker.runReplayHistory({ workflowBundle: v1 }, history)).rejects.toThrow();
   }, 180_000);
 });

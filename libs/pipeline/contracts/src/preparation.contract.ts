@@ -21,6 +21,12 @@ export const PREP_STAGED_PATCH = 'prep-staged-preparation-v1';
  */
 export const PREP_BATCH_PAGED_PATCH = 'prep-batch-paged-targets-v1';
 
+/**
+ * Marks batch histories that report progress in the same step as the next starts (both activities
+ * at once) instead of one after the other; older histories replay with the sequential order.
+ */
+export const PREP_BATCH_OVERLAP_PATCH = 'prep-batch-overlapped-progress-v1';
+
 export type PreparationStage = 'score' | 'tailor' | 'cover';
 export const PREPARATION_STAGES: readonly PreparationStage[] = ['score', 'tailor', 'cover'];
 

@@ -2,5 +2,5 @@
 export { discoverWorkflow, runDiscovery } from './discover.workflow';
 export { jobPreparationWorkflow, runPreparation } from './job-preparation.workflow';
 export { smokeWorkflow } from './smoke.workflow';
-export { jobPipelineWorkflow } from './job-pipeline.workflow';
+export { jobPipelineWorkflow, runJobPipeline } from './job-pipeline.workflow';
 export { compensationRefreshWorkflow } from './compensation-refresh.workflow';

@@ -10,6 +10,14 @@ import { runPreparationBatch } from './preparation-batch';
  * without discover, over every job pending a selected stage).
  */
 export async function jobPipelineWorkflow(input: JobPipelineInput): Promise<JobPipelineResult> {
+  return runJobPipeline(input);
+}
+
+/**
+ * The workflow body. `overlappedProgress` is the batch's patch marker in production; the replay test
+ * passes the pre-marker behaviour to record an old history.
+ */
+export async function runJobPipeline(input: JobPipelineInput, overlappedProgress?: () => boolean): Promise<JobPipelineResult> {
   // A continued execution is the same run: its lifecycle was started by the first one.
   if (!input.resume) await recordLifecycle('started', { runId: input.runId, stages: input.stages });
   const result: JobPipelineResult = { runId: input.runId, state: 'completed', ...(input.resume?.discover ? { discover: input.resume.discover } : {}) };
@@ -23,7 +31,7 @@ export async function jobPipelineWorkflow(input: JobPipelineInput): Promise<JobP
     }
     const stages = PREPARATION_STAGES.filter((s): s is PreparationStage => (input.stages as string[]).includes(s));
     if (stages.length > 0) {
-      result.preparation = await runPreparationBatch(input, stages, result.discover);
+      result.preparation = await runPreparationBatch(input, stages, result.discover, overlappedProgress);
     }
     await recordLifecycle('completed', { ...result });
     return result;

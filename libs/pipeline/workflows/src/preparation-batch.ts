@@ -13,7 +13,7 @@ import type {
 } from '@jobctrl/pipeline/contracts';
 import { activityOptions, PENDING_STAGE_OF, PREPARATION_DONE_SIGNAL } from '@jobctrl/pipeline/contracts';
 import { checkBudget } from './spend.helpers';
-import { PREP_BATCH_PAGED_PATCH } from '@jobctrl/pipeline/contracts';
+import { PREP_BATCH_OVERLAP_PATCH, PREP_BATCH_PAGED_PATCH } from '@jobctrl/pipeline/contracts';
 
 const control = proxyActivities<PreparationBatchActivities>(activityOptions('preparationBatchControl'));
 
@@ -38,8 +38,14 @@ export async function runPreparationBatch(
   pipeline: JobPipelineInput,
   stages: PreparationStage[],
   discover?: DiscoverWorkflowResult,
+  overlapped: () => boolean = () => patched(PREP_BATCH_OVERLAP_PATCH),
 ): Promise<PreparationBatchResult> {
   const { runId, spendRecheckSeconds } = pipeline;
+  // A finished job used to cost its lane two activity round trips before the next job started: the
+  // progress write, then the start. Overlapped, the write rides along with the start (both at once).
+  // Asked once, before the first command, so every execution of the chain decides the same way.
+  const overlap = overlapped();
+  let progressDue = false;
   const resume = pipeline.resume?.batch;
   // How the jobs this batch started ended, as they reported it (a job attached to an execution
   // another path started reports nothing and is found by the poll).
@@ -90,16 +96,20 @@ export async function runPreparationBatch(
       state.cursor = page.length > 0 ? page[page.length - 1].seq : state.result.selected;
     }
     const starting: ActivePreparation[] = state.queue.splice(0, Math.max(0, room)).map((t) => ({ ...t, starts: 'starts' in t ? (t as ActivePreparation).starts : 0 }));
-    if (starting.length > 0) {
-      for (const job of starting) reported.delete(job.idempotencyKey);
-      await control.startPreparations({
-        jobs: starting.map(({ jobKey, idempotencyKey }) => ({ jobKey, idempotencyKey })),
-        stages,
-        notifyWorkflowId,
-        ...(spendRecheckSeconds !== undefined ? { spendRecheckSeconds } : {}),
-      });
-      state.active.push(...starting.map((j) => ({ ...j, starts: j.starts + 1 })));
-    }
+    for (const job of starting) reported.delete(job.idempotencyKey);
+    await Promise.all([
+      progressDue ? reportProgress(runId, state) : undefined,
+      starting.length > 0
+        ? control.startPreparations({
+            jobs: starting.map(({ jobKey, idempotencyKey }) => ({ jobKey, idempotencyKey })),
+            stages,
+            notifyWorkflowId,
+            ...(spendRecheckSeconds !== undefined ? { spendRecheckSeconds } : {}),
+          })
+        : undefined,
+    ]);
+    progressDue = false;
+    state.active.push(...starting.map((j) => ({ ...j, starts: j.starts + 1 })));
 
     const doneBefore = state.result.completed + state.result.failed;
     const isReported = (job: ActivePreparation) => reported.has(job.idempotencyKey);
@@ -130,9 +140,15 @@ export async function runPreparationBatch(
     }
     const finished = state.result.completed + state.result.failed;
     state.active = stillActive;
-    if (finished !== doneBefore) await reportProgress(runId, state);
+    if (finished !== doneBefore) {
+      // Overlapped: written at the top of the next round, beside the starts that refill the lanes
+      // (or below, when nothing is left to start).
+      if (overlap && (state.queue.length > 0 || unread(state))) progressDue = true;
+      else await reportProgress(runId, state);
+    }
 
     if (workflowInfo().historyLength > (pipeline.batchHistoryLimit ?? HISTORY_LIMIT) && (state.queue.length > 0 || state.active.length > 0 || unread(state))) {
+      if (progressDue) await reportProgress(runId, state);
       await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { batch: state, ...(discover ? { discover } : {}) } });
     }
   }
