@@ -14,7 +14,12 @@ import { isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal, sto
 import type { ScaleOptions } from './scale-bench.args';
 
 /** No politeness spacing (the bench measures the pipeline, not the host policy); enrichment polls as in bench:discover. */
-const PIPELINE = { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100 };
+const pipelineOf = (options: ScaleOptions) => ({
+  internalConcurrency: 4,
+  hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 },
+  enrichmentPollMs: 100,
+  ...(options.browser ? { browserExecutablePath: options.browser } : {}),
+});
 /** Polling the jobs table costs the product CPU too; 250 ms is fine-grained enough for runs of seconds. */
 const POLL_MS = 250;
 const PROGRESS_EVERY_MS = 5000;
@@ -28,6 +33,9 @@ export interface SizeResult {
   /** t0 (just before the workflow start) until the last job's scored_at. */
   wallMs: number;
   msPerJob: number;
+  /** The board's postings (more than jobs: reposts and postings sharing company, title and location merge). */
+  postings: number;
+  msPerPosting: number;
   /** Until the last job was first stored. */
   discoveredMs: number;
   /** Until the DiscoverWorkflow itself completed. */
@@ -62,7 +70,7 @@ async function counts(uow: UnitOfWorkFactory): Promise<Counts> {
  * One measured size: one Lever board (its listing pages with skip/limit, so a board of thousands is
  * many small responses; Greenhouse answers in one body, over the adapter's 1 MB limit at 1,000), its own simulator (fresh URLs, so fresh prep-* workflow ids), database and worker. */
 async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: WorkerOptions['workflowBundle'], size: number): Promise<SizeResult> {
-  const sim = await startBoardSimulator({ seed: options.seed, jobsPerBoard: size, families: [{ kind: 'lever', token: 'globex' }], knobs: { latencyMs: options.latencyMs } });
+  const sim = await startBoardSimulator({ seed: options.seed, jobsPerBoard: size, families: [{ kind: 'lever', token: 'globex' }], knobs: { latencyMs: options.latencyMs }, detailHost: !options.singleHost });
   onStop('board simulator', () => sim.stop());
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `jobctrl-bench-scale-${size}-`));
@@ -74,7 +82,7 @@ async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: W
   await new SourceService(new SourceRepository(uow)).create({ kind: 'lever', name: 'lever globex', config: { site: 'globex', base_url: sim.url } });
 
   const taskQueue = `bench-scale-${size}-${randomUUID()}`;
-  const jw = await createJobctrlWorker({ connection: temporal.connection, namespace: 'default', taskQueue, capacity: workerCapacity(options.slots), uow, workflowBundle: bundle, pipeline: PIPELINE });
+  const jw = await createJobctrlWorker({ connection: temporal.connection, namespace: 'default', taskQueue, capacity: workerCapacity(options.slots), uow, workflowBundle: bundle, pipeline: pipelineOf(options), warmUp: true });
   const running = jw.worker.run();
   let workerStopped: unknown;
   running.then(
@@ -116,6 +124,8 @@ async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: W
         scored: c.scored,
         wallMs,
         msPerJob: Math.round((wallMs / c.jobs) * 100) / 100,
+        postings: sim.manifest().jobs.length,
+        msPerPosting: Math.round((wallMs / sim.manifest().jobs.length) * 100) / 100,
         discoveredMs: (c.stored ?? t0) - t0,
         workflowMs: done.at - t0,
         ttfsMs: c.first - t0,
@@ -125,7 +135,7 @@ async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: W
         loadavg: Math.round(loadavg * 100) / 100,
       };
       log(
-        `${size}: ${result.jobs} jobs in ${secs(wallMs)} = ${result.msPerJob} ms/job (all stored ${secs(result.discoveredMs)}, workflow ${secs(result.workflowMs)}, TTFS ${secs(result.ttfsMs)}, ${result.historyEvents} history events)`,
+        `${size}: ${result.jobs} jobs (${result.postings} postings) in ${secs(wallMs)} = ${result.msPerJob} ms/job, ${result.msPerPosting} ms/posting (all stored ${secs(result.discoveredMs)}, workflow ${secs(result.workflowMs)}, TTFS ${secs(result.ttfsMs)}, ${result.historyEvents} history events)`,
       );
       log(`${size}:   activities ${JSON.stringify(result.activities)}`);
       await stopNamed('scale worker');
@@ -163,8 +173,12 @@ async function historyFacts(client: BenchTemporal['client'], handle: Handle): Pr
     for (const e of events) {
       const s = e.activityTaskScheduledEventAttributes;
       if (s) scheduled.set(String(e.eventId), { type: s.activityType?.name ?? '?', at: ms(e.eventTime) });
+      // Cancelled counts too: the live enrichment consumer ends cancelled when the families are done.
       const closedId =
-        e.activityTaskCompletedEventAttributes?.scheduledEventId ?? e.activityTaskFailedEventAttributes?.scheduledEventId ?? e.activityTaskTimedOutEventAttributes?.scheduledEventId;
+        e.activityTaskCompletedEventAttributes?.scheduledEventId ??
+        e.activityTaskFailedEventAttributes?.scheduledEventId ??
+        e.activityTaskTimedOutEventAttributes?.scheduledEventId ??
+        e.activityTaskCanceledEventAttributes?.scheduledEventId;
       const a = closedId !== undefined && closedId !== null ? scheduled.get(String(closedId)) : undefined;
       if (a) {
         const entry = (activities[a.type] ??= { calls: 0, ms: 0 });
@@ -187,7 +201,7 @@ export async function runScale(options: ScaleOptions): Promise<Record<string, un
   const loadStart = os.loadavg();
   log(`sizes ${options.sizes.join(',')}, latency ${options.latencyMs} ms, slots ${options.slots}, seed ${options.seed}; ${os.cpus().length} CPUs, load ${loadStart.map((l) => l.toFixed(2)).join(' ')}`);
   if (loadStart[0] > os.cpus().length) log(`warning: the 1-minute load average (${loadStart[0].toFixed(2)}) exceeds the CPU count; timings will be noisy`);
-  log('detail pages are served by the board simulator host itself (one host for listing and detail pages)');
+  log(`detail pages ${options.singleHost ? 'on the listing host' : 'on a job-page host of their own'}; JavaScript-only pages ${options.browser ? `rendered by ${options.browser}` : 'not rendered (they end enrichment failed)'}`);
 
   const temporal = await startTemporal();
   const bundleStart = Date.now();
@@ -195,6 +209,12 @@ export async function runScale(options: ScaleOptions): Promise<Record<string, un
   const bundle = await bundleWorkflowCode({ workflowsPath: entry.workflowsPath, webpackConfigHook: entry.webpackConfigHook as never, logger: new DefaultLogger('WARN') });
   log(`workflow bundle ready in ${secs(Date.now() - bundleStart)}`);
 
+  // The first run in a process pays for loading the activities' modules and for the JIT; an
+  // unmeasured small run takes that, so the smallest size is not charged for it (the ratio would flatter).
+  if (options.warmup > 0) {
+    log(`warm-up run of ${options.warmup} postings (not measured)`);
+    await runSize(options, temporal, bundle, options.warmup);
+  }
   const results: SizeResult[] = [];
   for (const size of options.sizes) results.push(await runSize(options, temporal, bundle, size));
 
@@ -205,16 +225,20 @@ export async function runScale(options: ScaleOptions): Promise<Record<string, un
   return {
     bench: 'scale',
     sizes: options.sizes,
+    warmup: options.warmup,
     latency_ms: options.latencyMs,
     slots: options.slots,
     seed: options.seed,
-    detail_host: 'same',
+    detail_host: options.singleHost ? 'same' : 'own',
+    browser: options.browser,
     results: results.map((r) => ({
       size: r.size,
       jobs: r.jobs,
       scored: r.scored,
       wall_ms: r.wallMs,
       ms_per_job: r.msPerJob,
+      postings: r.postings,
+      ms_per_posting: r.msPerPosting,
       discovered_ms: r.discoveredMs,
       workflow_ms: r.workflowMs,
       ttfs_ms: r.ttfsMs,
@@ -225,6 +249,7 @@ export async function runScale(options: ScaleOptions): Promise<Record<string, un
       ...(options.keepDbs ? { database: r.databasePath } : {}),
     })),
     ms_per_job_ratio: ratio,
+    ms_per_posting_ratio: Math.round((last.msPerPosting / first.msPerPosting) * 100) / 100,
     temporal_cli: temporal.server.version,
     cpus: os.cpus().length,
     loadavg_start: loadStart.map((l) => Math.round(l * 100) / 100),
