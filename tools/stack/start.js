@@ -7,12 +7,17 @@
 // One stack per app dir: `<app_dir>/jobctrl.pid` (stack-lock.js) names the start that runs it, and a
 // second start says so and exits 1 at once.
 //
-// The parts run as `node -r ts-node/register … apps/<part>/src/main.ts` — exactly the command of
-// their `nx serve` targets — and not through `nx serve`: nx holds a task lock under .nx/ per
-// target, so a stack that was left running (or a crashed nx) made the next start print "Waiting for
-// api:serve in another nx process" and hang; nx also adds a process in between that exits before the
-// app it signals has drained, and seconds of project-graph work on a 2-core machine. `nx serve worker`
-// stays for developers; `npm start` owns its processes directly.
+// The parts run compiled: `node dist/apps/<part>/main.js`, built by tools/build/build.js (what `nx
+// build api|worker` runs) when their sources changed since the last build — a stamp of sizes and
+// mtimes, checked in ~10 ms, so an unchanged tree starts at once and a clean clone builds everything
+// first. No ts-node in the running product: the config is read through the compiled config lib in
+// this process, and the parts load only compiled JavaScript (thread pool and workflow bundle too).
+//
+// Not through `nx serve` or `nx build`: nx holds a task lock under .nx/ per target, so a stack that
+// was left running (or a crashed nx) made the next start print "Waiting for api:serve in another nx
+// process" and hang; nx also adds a process in between that exits before the app it signals has
+// drained, and seconds of project-graph work on a 2-core machine. `nx serve worker` stays for
+// developers (ts-node); `npm start` owns its processes directly.
 const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
@@ -21,22 +26,48 @@ const { ensureNodeModules, root } = require('./ensure-install');
 const { acquireStackLock } = require('./stack-lock');
 const { forget, reapWithMe, stopGroup } = require('../processes/process-group');
 const { waitFor } = require('../processes/wait-for');
+const { outDirOf, staleApps } = require('../build/build');
+const { readAliasMap, registerAliases } = require('../build/alias-register');
 
-// Readiness follows progress (health answers, log output): on a loaded machine ts-node alone may take a
-// minute, but a start that shows no sign of life for READY_IDLE_MS is stuck.
+// Readiness follows progress (health answers, log output): on a loaded machine the worker's warm-up
+// may take a while, but a start that shows no sign of life for READY_IDLE_MS is stuck.
 const READY_IDLE_MS = 120_000;
 const READY_MAX_MS = 600_000;
 const PART_GRACE_MS = 20_000;
-const tsNode = ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register'];
-const tsEnv = { ...process.env, TS_NODE_PROJECT: path.join(root, 'tsconfig.base.json'), NX_DAEMON: 'false', NX_TUI: 'false', NX_NO_CLOUD: 'true' };
+const PARTS = ['worker', 'api'];
+const partEnv = { ...process.env };
 
-function readConfig() {
-  const res = spawnSync(process.execPath, [...tsNode, path.join(__dirname, 'print-config.ts')], { cwd: process.cwd(), env: tsEnv, encoding: 'utf8' });
+/** Builds the parts whose compiled tree is missing or older than their sources (tools/build). */
+function buildStale() {
+  const stale = staleApps(PARTS);
+  if (stale.length === 0) return;
+  console.log(`[build] ${stale.map((s) => `${s.app} (${s.reason})`).join(', ')}: compiling…`);
+  const started = Date.now();
+  const res = spawnSync(process.execPath, [path.join(root, 'tools/build/build.js'), ...stale.map((s) => s.app)], { cwd: root, stdio: 'inherit' });
   if (res.status !== 0) {
-    process.stderr.write(res.stderr);
-    process.exit(res.status === 78 ? 78 : 1);
+    console.error('[jobctrl] the build failed; nothing was started');
+    process.exit(1);
   }
-  return JSON.parse(res.stdout);
+  console.log(`[build] done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** The resolved config, through the compiled config lib of the worker's tree (print-config). */
+function readConfig() {
+  const tree = outDirOf('worker');
+  // Only while loading it: this script's own children must not inherit a resolver or a build dir.
+  const unregister = registerAliases(readAliasMap(tree));
+  try {
+    const { stackConfig, isConfigError } = require(path.join(tree, 'tools/stack/print-config.js'));
+    try {
+      return stackConfig();
+    } catch (err) {
+      if (!isConfigError(err)) throw err;
+      process.stderr.write(`invalid configuration:\n${err.message}\n`);
+      process.exit(78);
+    }
+  } finally {
+    unregister();
+  }
 }
 
 function getJson(url) {
@@ -64,9 +95,9 @@ function startPart(name, logFile) {
   const out = fs.openSync(logFile, 'a');
   // Own process group, so stopping a part also stops whatever it started (a SIGINT from the terminal
   // reaches this script only, which stops the parts in order).
-  const child = spawn(process.execPath, [...tsNode, path.join('apps', name, 'src', 'main.ts')], {
+  const child = spawn(process.execPath, [path.join(outDirOf(name), 'main.js')], {
     cwd: root,
-    env: tsEnv,
+    env: partEnv,
     detached: true,
     stdio: ['ignore', out, out],
   });
@@ -117,9 +148,10 @@ async function stopAll(code) {
 
 async function main() {
   ensureNodeModules();
+  buildStale();
   const config = readConfig();
   // The parts run from the repo root: hand them the exact file this start resolved.
-  tsEnv.JOBCTRL_CONFIG = config.configPath;
+  partEnv.JOBCTRL_CONFIG = config.configPath;
   const logDir = path.join(config.appDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
   const base = `http://${config.api.host.includes(':') ? `[${config.api.host}]` : config.api.host}:${config.api.port}`;
@@ -170,7 +202,8 @@ async function main() {
         if (body.worker && body.worker.status === 'ready') return { done: body };
         return { progress: { logs, worker: body.worker ? `${body.worker.status}: ${body.worker.reason}` : null, error: body.error ?? null } };
       },
-      { what: 'the API to report the worker ready', idleTimeoutMs: READY_IDLE_MS, maxMs: READY_MAX_MS, intervalMs: 1_000 },
+      // Polled often: the worker's first heartbeat is the moment it is ready, and the start's time is measured to this line.
+      { what: 'the API to report the worker ready', idleTimeoutMs: READY_IDLE_MS, maxMs: READY_MAX_MS, intervalMs: 200 },
     );
     if (health === null) return; // a part died meanwhile; stopAll is under way
     console.log(`[jobctrl] ready: API ${base} (GET ${base}/v1/health), worker ${health.worker.newest.workerId}, Temporal ${temporalAddress}`);

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import * as path from 'node:path';
 import { isConfigError, loadConfig } from '@jobctrl/shared/config';
 import { createApi } from './bootstrap';
 
@@ -7,7 +8,10 @@ async function main(): Promise<void> {
   const app = await createApi(config);
   await app.listen(config.api.port, config.api.host);
   const url = await app.getUrl();
-  console.log(`jobctrl api listening on ${url.replace('[::1]', 'localhost')} (config ${config.configPath}, database ${config.databasePath})`);
+  // What runs: the compiled tree (tools/build, `npm start`) or sources through ts-node (nx serve).
+  const tsNode = Object.keys(require.cache).some((f) => f.includes(`${path.sep}ts-node${path.sep}`));
+  const runtime = `${process.env['JOBCTRL_BUILD_DIR'] ? `compiled ${process.env['JOBCTRL_BUILD_DIR']}` : 'sources'}, ts-node ${tsNode ? 'loaded' : 'not loaded'}`;
+  console.log(`jobctrl api listening on ${url.replace('[::1]', 'localhost')} (config ${config.configPath}, database ${config.databasePath}; ${runtime})`);
 }
 
 main().catch((err: unknown) => {

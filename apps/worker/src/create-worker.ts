@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -24,7 +25,10 @@ export interface JobctrlWorkerOptions {
   taskQueue: string;
   capacity: WorkerCapacity;
   uow: UnitOfWorkFactory;
-  /** A prebuilt bundle (tests bundle once per suite); otherwise the workflows lib is bundled at start. */
+  /**
+   * A prebuilt bundle (tests bundle once per suite). Otherwise the compiled worker loads the bundle
+   * its build wrote, and under ts-node the workflows lib is bundled at start.
+   */
   workflowBundle?: WorkerOptions['workflowBundle'];
   identity?: string;
   executorGraceMs?: number;
@@ -69,6 +73,18 @@ export function workflowsEntry(): { workflowsPath: string; webpackConfigHook: Re
   };
 }
 
+/**
+ * The workflow bundle `nx build worker` wrote beside the compiled worker (tools/build/build.js), when
+ * this is the compiled worker (its alias register names the tree in JOBCTRL_BUILD_DIR); undefined
+ * under ts-node. A compiled tree without its bundle is a broken build, not a reason to bundle here.
+ */
+export function prebuiltWorkflowBundle(buildDir = process.env['JOBCTRL_BUILD_DIR']): { codePath: string } | undefined {
+  if (!buildDir) return undefined;
+  const codePath = path.join(buildDir, 'workflow-bundle.js');
+  if (!fs.existsSync(codePath)) throw new Error(`${codePath} is missing: rebuild the worker (npx nx build worker)`);
+  return { codePath };
+}
+
 export function newWorkerIdentity(): string {
   return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
@@ -84,7 +100,7 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
   const executors = createWorkerExecutors(opts.capacity, { graceMs: opts.executorGraceMs });
   // CPU-heavy stage work (HTML parsing) runs on worker threads, bounded like the stage executors.
   const cpu = new CpuTaskPool({ width: opts.capacity.executorWidth });
-  const entry = workflowsEntry();
+  const workflowBundle = opts.workflowBundle ?? prebuiltWorkflowBundle();
   const built = buildActivities({
     uow: opts.uow,
     executors,
@@ -100,9 +116,7 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     identity,
-    ...(opts.workflowBundle
-      ? { workflowBundle: opts.workflowBundle }
-      : { workflowsPath: entry.workflowsPath, bundlerOptions: { webpackConfigHook: entry.webpackConfigHook as never } }),
+    ...(workflowBundle ? { workflowBundle } : bundleAtStart()),
     activities: {
       ...built.activities,
       ...(opts.extraActivities?.({ gauge, executors }) ?? {}),
@@ -129,6 +143,11 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
     throw err;
   }
   return { worker, identity, gauge, executors, cpu, enrichment: built.enrichment, warmUp, close };
+}
+
+function bundleAtStart(): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {
+  const entry = workflowsEntry();
+  return { workflowsPath: entry.workflowsPath, bundlerOptions: { webpackConfigHook: entry.webpackConfigHook as never } };
 }
 
 /** Everything the first job would otherwise load: parser threads, the browser, the database. */

@@ -1,4 +1,5 @@
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { HEARTBEAT_SCHEMA_VERSION, HeartbeatWriter, WorkerHeartbeatRepository } from '@jobctrl/operations';
 import type { WorkerCapacity } from '@jobctrl/shared/temporal';
 import type { JobctrlWorker } from './create-worker';
@@ -20,6 +21,8 @@ export interface WorkerHeartbeatOptions {
 /** The worker's heartbeat: identity, capacity, executor stats and activity telemetry, every interval. */
 export function createWorkerHeartbeatWriter(o: WorkerHeartbeatOptions): HeartbeatWriter {
   const startedAt = Date.now();
+  // What runs: the compiled tree (tools/build) or sources through ts-node (nx serve, tests).
+  const runtime = { buildDir: process.env['JOBCTRL_BUILD_DIR'] ?? null, tsNode: Object.keys(require.cache).some((f) => f.includes(`${path.sep}ts-node${path.sep}`)) };
   const { jw, capacity } = o;
   return new HeartbeatWriter({
     persist: (hb) => o.repository.upsert(hb),
@@ -47,6 +50,7 @@ export function createWorkerHeartbeatWriter(o: WorkerHeartbeatOptions): Heartbea
         activity: jw.gauge.snapshot(),
         executors: { temporalSync: jw.executors.temporalSync.stats(), blockingStage: jw.executors.blockingStage.stats() },
         heartbeatWrites: { ok: writes.ok, failed: writes.failed, skipped: writes.skipped, lastError: writes.lastError },
+        runtime,
       },
     }),
   });

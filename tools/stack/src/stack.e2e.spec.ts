@@ -1,5 +1,6 @@
-// `npm start` end to end, as a user runs it: the real start script brings up the embedded Temporal
-// dev server, the worker (`nx serve worker`) and the API (`nx serve api`) on free loopback ports.
+// `npm start` end to end, as a user runs it: the real start script builds what is stale (tools/build),
+// then brings up the embedded Temporal dev server, the compiled worker and the compiled API on free
+// loopback ports. The suite builds at most once: the first start does it, the later checks reuse it.
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -11,6 +12,14 @@ import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { GroupProcess, pidAlive, processTree, spawnGroup, waitFor } from '@jobctrl/tools/processes';
 
 const root = path.resolve(__dirname, '..', '..', '..');
+// The build's plain-JS module, loaded by path as start.js loads it.
+const build = require(path.join(root, 'tools', 'build', 'build.js')) as { staleApps(apps: string[]): Array<{ app: string; reason: string }>; outDirOf(app: string): string };
+
+/** argv and environment of a running process, as the kernel has them. */
+function procInfo(pid: number): { argv: string[]; env: string[] } {
+  const read = (f: string) => fs.readFileSync(`/proc/${pid}/${f}`, 'utf8').split('\0').filter(Boolean);
+  return { argv: read('cmdline'), env: read('environ') };
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -113,6 +122,13 @@ describe('npm start', () => {
     fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'data', 'jobctrl.pid'), JSON.stringify({ pid: stalePid, startTime: null, startedAt: '2020-01-01T00:00:00Z' }));
 
+    // A source whose mtime moved since the last build (content unchanged, so nothing to review or
+    // commit): the start must see the API as stale and rebuild it before it runs it.
+    const touched = path.join(root, 'apps/api/src/main.ts');
+    const now = new Date();
+    fs.utimesSync(touched, now, now);
+    expect(build.staleApps(['api'])).toEqual([{ app: 'api', reason: expect.any(String) }]);
+
     stack = spawnGroup(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env: userEnv(configPath) });
     const output = () => stack.output();
 
@@ -127,6 +143,9 @@ describe('npm start', () => {
     ]).catch((err) => {
       throw new Error(`${err.message}\n--- npm start output ---\n${output()}`);
     });
+    expect(output()).toMatch(/\[build\] [^\n]*api \((sources changed|never built)\): compiling/);
+    expect(output()).toMatch(/\[build\] api: \d+ sources compiled to dist\/apps\/api/);
+    expect(build.staleApps(['api', 'worker'])).toEqual([]);
     expect(output()).toContain(`took over the lock of pid ${stalePid}`);
     expect(output()).toContain(`dev server listening on 127.0.0.1:${temporalPort}`);
     expect(output()).toContain(`http://127.0.0.1:${apiPort}`);
@@ -145,6 +164,19 @@ describe('npm start', () => {
     // The heartbeat row carries the capacity model; libuv's pool was sized from the slots before first use.
     const hb = await readHeartbeatPayload(path.join(dir, 'data', 'jobctrl.sqlite'));
     expect(hb).toMatchObject({ uvThreadpoolSize: 2 * (2 + 2) + 4, executors: { temporalSync: { width: 4 }, blockingStage: { width: 4 } } });
+
+    // Both parts run the compiled tree, and nothing of ts-node: not on their command line, not in
+    // their environment, not among the modules they loaded (the worker's heartbeat and the API's
+    // start line report require.cache).
+    for (const [part, pid] of [['worker', health.worker.newest.pid], ['api', health.api.pid]] as const) {
+      const { argv, env } = procInfo(pid);
+      expect(argv).toEqual([expect.stringMatching(/node$/), path.join(build.outDirOf(part), 'main.js')]);
+      expect(env.filter((e) => /TS_NODE|ts-node|tsconfig-paths/.test(e))).toEqual([]);
+    }
+    expect(hb).toMatchObject({ runtime: { buildDir: build.outDirOf('worker'), tsNode: false } });
+    expect(fs.readFileSync(path.join(dir, 'data', 'logs', 'api.log'), 'utf8')).toContain(`compiled ${build.outDirOf('api')}, ts-node not loaded`);
+    // Ready means warm: the worker warmed its parser threads (and the browser) before its first heartbeat.
+    expect(fs.readFileSync(path.join(dir, 'data', 'logs', 'worker.log'), 'utf8')).toMatch(/warm in \d+ ms: 4 parser threads, browser launched/);
 
     // The smoke workflow through the real worker on jobctrl-default: 6 holds, 2 slots.
     const started = await api('/v1/pipeline/smoke', {
@@ -247,11 +279,8 @@ describe('npm start', () => {
   it('a config.json with a bad value stops the worker with a message naming the key', () => {
     const bad = path.join(dir, 'bad.json');
     fs.writeFileSync(bad, JSON.stringify({ app_dir: 'data', worker_activity_slots: 'four' }));
-    const res = spawnSync(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', path.join(root, 'apps/worker/src/main.ts')],
-      { cwd: root, env: { ...userEnv(bad), TS_NODE_PROJECT: path.join(root, 'tsconfig.base.json') }, encoding: 'utf8', timeout: 60_000 },
-    );
+    // The compiled worker the test above built.
+    const res = spawnSync(process.execPath, [path.join(build.outDirOf('worker'), 'main.js')], { cwd: root, env: userEnv(bad), encoding: 'utf8', timeout: 60_000 });
     expect(res.status).toBe(78);
     expect(res.stderr).toContain('invalid configuration');
     expect(res.stderr).toContain('worker_activity_slots');

@@ -1,8 +1,13 @@
-// Entry point of a CpuTaskPool worker thread. It loads the requested module (registering a
-// transpile-only TypeScript loader when the module is a .ts file, as in development and tests) and
+// Entry point of a CpuTaskPool worker thread. It loads the requested module (compiled JavaScript in
+// the product; a transpile-only TypeScript loader when the module is a .ts file, as in development
+// and tests) and
 // runs one exported function per message. Kept in plain JS because a worker thread does not inherit
 // the parent's module loaders (jest's transform, ts-node).
 const { parentPort, workerData } = require('node:worker_threads');
+
+// The compiled product (tools/build): the parent registered the `@jobctrl/*` aliases of its compiled
+// tree and named the tree in the environment, which a thread inherits; its modules need the same.
+if (process.env.JOBCTRL_BUILD_DIR) require(require('node:path').join(process.env.JOBCTRL_BUILD_DIR, 'alias-register.js'));
 
 if (workerData && workerData.tsProject) {
   require('ts-node').register({ project: workerData.tsProject, transpileOnly: true });
