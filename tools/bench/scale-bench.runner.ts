@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { bundleWorkflowCode, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
 import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
-import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId } from '@jobctrl/pipeline/contracts';
+import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, prepWorkflowId } from '@jobctrl/pipeline/contracts';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
@@ -46,6 +46,8 @@ export interface SizeResult {
   /** Per activity type of the DiscoverWorkflow: calls and summed duration (scheduled → closed). */
   activities: Record<string, { calls: number; ms: number }>;
   enrichment: Record<string, number>;
+  /** Where a job's own preparation workflow spends its time (medians over a sample of jobs). */
+  prep: PrepBreakdown;
   databasePath: string;
   loadavg: number;
 }
@@ -131,6 +133,7 @@ async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: W
         ttfsMs: c.first - t0,
         ...(await historyFacts(temporal.client, handle)),
         enrichment: await enrichmentBreakdown(uow),
+        prep: await prepBreakdown(temporal.client, uow),
         databasePath,
         loadavg: Math.round(loadavg * 100) / 100,
       };
@@ -138,6 +141,7 @@ async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: W
         `${size}: ${result.jobs} jobs (${result.postings} postings) in ${secs(wallMs)} = ${result.msPerJob} ms/job, ${result.msPerPosting} ms/posting (all stored ${secs(result.discoveredMs)}, workflow ${secs(result.workflowMs)}, TTFS ${secs(result.ttfsMs)}, ${result.historyEvents} history events)`,
       );
       log(`${size}:   activities ${JSON.stringify(result.activities)}`);
+      log(`${size}:   per job (prep-* workflow, median of ${result.prep.sampled}): ${JSON.stringify(result.prep)}`);
       await stopNamed('scale worker');
       await stopNamed('board simulator');
       return result;
@@ -189,6 +193,58 @@ async function historyFacts(client: BenchTemporal['client'], handle: Handle): Pr
     runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? undefined;
   }
   return { historyEvents, activities };
+}
+
+interface PrepBreakdown {
+  sampled: number;
+  history_events: number;
+  /** Workflow start → close. */
+  workflow_ms: number;
+  /** Workflow tasks: scheduled → completed, summed per workflow. */
+  workflow_tasks_ms: number;
+  /** Activities: scheduled → started (waiting for a slot), summed per workflow. */
+  activity_wait_ms: number;
+  /** Activities: started → closed, summed per workflow. */
+  activity_run_ms: number;
+  /** Activity calls per type in one workflow (from the first sampled one). */
+  activities: Record<string, number>;
+}
+
+/** Up to SAMPLE jobs spread over the run (in score order): their prep-{idempotency_key} histories. */
+async function prepBreakdown(client: BenchTemporal['client'], uow: UnitOfWorkFactory): Promise<PrepBreakdown> {
+  const SAMPLE = 15;
+  const keys: Array<{ k: string }> = await uow.run(({ manager }) => manager.query(`SELECT idempotency_key AS k FROM jobs WHERE scored_at IS NOT NULL ORDER BY scored_at, job_key`));
+  const picked = keys.filter((_, i) => i % Math.max(1, Math.floor(keys.length / SAMPLE)) === 0).slice(0, SAMPLE);
+  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => (t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : 0);
+  const per: Array<Omit<PrepBreakdown, 'sampled' | 'activities'>> = [];
+  let activities: Record<string, number> = {};
+  for (const { k } of picked) {
+    let history: History;
+    try {
+      history = await client.workflow.getHandle(prepWorkflowId(k)).fetchHistory();
+    } catch {
+      continue; // started by an earlier run, or not kept
+    }
+    const events = history.events ?? [];
+    const at = new Map(events.map((e) => [String(e.eventId), ms(e.eventTime)]));
+    const one = { history_events: events.length, workflow_ms: ms(events[events.length - 1]?.eventTime) - ms(events[0]?.eventTime), workflow_tasks_ms: 0, activity_wait_ms: 0, activity_run_ms: 0 };
+    const types: Record<string, number> = {};
+    for (const e of events) {
+      const t = ms(e.eventTime);
+      if (e.workflowTaskCompletedEventAttributes) one.workflow_tasks_ms += t - (at.get(String(e.workflowTaskCompletedEventAttributes.scheduledEventId)) ?? t);
+      if (e.activityTaskScheduledEventAttributes) types[e.activityTaskScheduledEventAttributes.activityType?.name ?? '?'] = (types[e.activityTaskScheduledEventAttributes.activityType?.name ?? '?'] ?? 0) + 1;
+      if (e.activityTaskStartedEventAttributes) one.activity_wait_ms += t - (at.get(String(e.activityTaskStartedEventAttributes.scheduledEventId)) ?? t);
+      const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes;
+      if (closed) one.activity_run_ms += t - (at.get(String(closed.startedEventId)) ?? t);
+    }
+    if (per.length === 0) activities = types;
+    per.push(one);
+  }
+  const med = (key: keyof (typeof per)[number]) => {
+    const v = per.map((p) => p[key]).sort((a, b) => a - b);
+    return v.length === 0 ? 0 : Math.round(v[Math.floor(v.length / 2)]);
+  };
+  return { sampled: per.length, history_events: med('history_events'), workflow_ms: med('workflow_ms'), workflow_tasks_ms: med('workflow_tasks_ms'), activity_wait_ms: med('activity_wait_ms'), activity_run_ms: med('activity_run_ms'), activities };
 }
 
 async function enrichmentBreakdown(uow: UnitOfWorkFactory): Promise<Record<string, number>> {
@@ -245,6 +301,7 @@ export async function runScale(options: ScaleOptions): Promise<Record<string, un
       history_events: r.historyEvents,
       activities: r.activities,
       enrichment: r.enrichment,
+      prep: r.prep,
       loadavg: r.loadavg,
       ...(options.keepDbs ? { database: r.databasePath } : {}),
     })),
