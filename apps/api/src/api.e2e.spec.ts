@@ -372,6 +372,20 @@ describe('API v1', () => {
       }
     });
 
+    it('lists jobs with their compensation (null before a refresh) and validates the salary filter and sort', async () => {
+      await seedJob('j_comp2');
+      expect((await http().get('/v1/jobs/j_comp2').expect(200)).body.compensation).toBeNull();
+      // No figure published yet: excluded by a salary filter unless unknown salaries are asked for.
+      expect((await http().get('/v1/jobs?minSalary=50000&currency=eur').expect(200)).body).toMatchObject({ items: [], total: 0 });
+      expect((await http().get('/v1/jobs?minSalary=50000&currency=EUR&includeUnknownSalary=true&sort=salary').expect(200)).body.items.map((j: { jobKey: string }) => j.jobKey)).toEqual(['j_comp2']);
+      const field = async (query: string) => [...new Set((await http().get(`/v1/jobs?${query}`).expect(400)).body.errors.map((e: { field: string }) => e.field))];
+      expect(await field('minSalary=lots')).toEqual(['minSalary']);
+      expect(await field('minSalary=-1')).toEqual(['minSalary']);
+      expect(await field('currency=dollars')).toEqual(['currency']);
+      expect(await field('includeUnknownSalary=maybe')).toEqual(['includeUnknownSalary']);
+      expect(await field('sort=pay')).toEqual(['sort']);
+    });
+
     it('answers 404 for an unknown refresh and 400 for a malformed id', async () => {
       await http().get('/v1/compensation/refresh/00000000-0000-4000-8000-000000000000').expect(404);
       await http().get('/v1/compensation/refresh/nope').expect(400);

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { CompensationRefreshRepository } from '@jobctrl/compensation';
+import { CompensationRefreshRepository, compensationView } from '@jobctrl/compensation';
 import { COMPENSATION_REFRESH_WORKFLOW_TYPE, compensationRefreshWorkflowId, type CompensationRefreshResult } from '@jobctrl/pipeline/contracts';
 import { useSuiteTemporal } from './test-support/temporal.harness';
 import { discoverOnce, setupBoardWorld, worldWorker } from './test-support/board-world.fixture';
@@ -46,6 +46,10 @@ describe('compensation refresh', () => {
         expect(published?.summary).toMatchObject({ kind: expect.stringMatching(/^(base|hourly)$/), currency: expect.stringMatching(/^[A-Z]{3}$/), minYearly: expect.any(Number) });
       }
       expect(await repo.getRefresh(first.refreshId)).toMatchObject({ state: 'completed', slots: 2, failed: 0 });
+      // The job record carries it, in the API's shape: figures with the rows they came from.
+      const shown = compensationView((await world.jobs.get(paid[0].jobKey))?.compensation ?? null);
+      expect(shown).toMatchObject({ kind: expect.any(String), minYearly: expect.any(Number), method: 'parser' });
+      expect(shown?.rows[0]).toMatchObject({ sourceId: expect.any(String), externalJobId: expect.any(String), fieldPath: 'salary_text', text: paid[0].salaryText, decided: true });
 
       const second = await refresh();
       expect(second.result.counts).toMatchObject({ admitted: first.result.counts.admitted, cached: first.result.counts.admitted, published: items.length });

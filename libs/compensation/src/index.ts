@@ -12,3 +12,4 @@ export { CompensationRefreshRepository, type CachedDetermination, type Published
 export { CompensationRefreshCoordinator, DEFAULT_LEASE_MS, type CapturedModel, type JobOutcome, type RefreshJob, type RefreshOutcome, type RefreshRequest } from './compensation-refresh.coordinator';
 export { compensationRowsOf, countryOfLocation, salarySentences, type JobCompensationInputs, type StoredCompensationStatement } from './compensation-rows';
 export { createCompensationActivities, type CompensationActivityDeps } from './compensation.activities';
+export { compensationView, type CompensationRowView, type CompensationView } from './compensation.view';

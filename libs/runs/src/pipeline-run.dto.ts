@@ -1,7 +1,7 @@
-import { Type } from 'class-transformer';
-import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
 import { PIPELINE_STAGES, type PipelineStage } from '@jobctrl/pipeline/contracts';
-import { JOB_STAGES, type JobStage } from '@jobctrl/shared/jobs';
+import { JOB_LIST_SORTS, JOB_STAGES, type JobListSort, type JobStage } from '@jobctrl/shared/jobs';
 
 /** POST /v1/pipeline/runs */
 export class StartPipelineRunDto {
@@ -55,4 +55,27 @@ export class ListJobsQueryDto {
   @IsInt()
   @Min(0)
   offset?: number;
+
+  /** Annualised pay at least this much (the top of a range, else its floor), in `currency`. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  minSalary?: number;
+
+  /** ISO 4217 code of minSalary; USD when absent. Jobs paying in another currency do not match. */
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.toUpperCase() : value))
+  @Matches(/^[A-Z]{3}$/, { message: 'currency must be a 3-letter ISO 4217 code, e.g. USD' })
+  currency?: string;
+
+  /** With minSalary/currency: also the jobs that state no figure. */
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean({ message: 'includeUnknownSalary must be true or false' })
+  includeUnknownSalary?: boolean;
+
+  @IsOptional()
+  @IsIn(JOB_LIST_SORTS as unknown as string[], { message: `sort must be one of ${JOB_LIST_SORTS.join(', ')}` })
+  sort?: JobListSort;
 }

@@ -112,7 +112,20 @@ export interface JobRecord {
   sources: Array<{ sourceId: string; sourceKind: string; externalId: string; url: string }>;
   firstSeenAt: string;
   lastSeenAt: string;
+  /**
+   * The job's published compensation as the compensation refresh wrote it (its summary and every row
+   * it was chosen from); null until a refresh published one. Its shapes are the compensation lib's.
+   */
+  compensation: PublishedCompensation | null;
 }
+
+export interface PublishedCompensation {
+  summary: Record<string, unknown> | null;
+  rows: Array<Record<string, unknown>>;
+}
+
+export type JobListSort = 'newest' | 'score' | 'salary';
+export const JOB_LIST_SORTS: readonly JobListSort[] = ['newest', 'score', 'salary'];
 
 export interface JobListFilter {
   stage?: JobStage;
@@ -120,6 +133,14 @@ export interface JobListFilter {
   q?: string;
   minScore?: number;
   runId?: string;
+  /** Annualised pay at least this (top of range, else floor), in `currency`. */
+  minSalary?: number;
+  /** ISO 4217; with minSalary, USD unless given. */
+  currency?: string;
+  /** With a salary filter, also jobs that state no figure. */
+  includeUnknownSalary?: boolean;
+  /** newest (default): first seen; score: highest first; salary: highest annualised figure first, unknown last. */
+  sort?: JobListSort;
   limit: number;
   offset: number;
 }

@@ -47,7 +47,15 @@ interface JobRow {
   prepared_at: number | null;
   first_seen_at: number;
   last_seen_at: number;
+  /** From the job's published compensation (LEFT JOIN job_compensation): null when none was published. */
+  comp_summary?: string | null;
+  comp_rows?: string | null;
 }
+
+/** The job columns plus its published compensation, for the record readers. */
+const RECORD_SELECT = `SELECT j.*, c.summary_json AS comp_summary, c.rows_json AS comp_rows FROM jobs j LEFT JOIN job_compensation c ON c.job_key = j.job_key`;
+/** A job's annualised figure for the salary filter and sort: its top of range, else its floor. */
+const YEARLY = 'COALESCE(c.max_yearly, c.min_yearly)';
 
 /**
  * The pipeline's job records, shared by every stage (domain libs cannot import each other, so the
@@ -241,7 +249,7 @@ export class JobRepository {
 
   async get(jobKey: string): Promise<JobRecord | null> {
     return this.uow.run(async ({ manager }) => {
-      const rows: JobRow[] = await manager.query(`SELECT * FROM jobs WHERE job_key = ?`, [jobKey]);
+      const rows: JobRow[] = await manager.query(`${RECORD_SELECT} WHERE j.job_key = ?`, [jobKey]);
       if (rows.length === 0) return null;
       return toRecord(rows[0], (await sourcesOf(manager, [jobKey])).get(jobKey) ?? []);
     });
@@ -270,10 +278,20 @@ export class JobRepository {
       where.push('j.job_key IN (SELECT job_key FROM discovery_run_jobs WHERE run_id = ?)');
       params.push(filter.runId);
     }
+    if (filter.minSalary !== undefined || filter.currency) {
+      // Annualised figures in the asked currency (figures in other currencies are not comparable);
+      // jobs without a figure only when the caller asks for them.
+      const known = [`c.currency = ?`, ...(filter.minSalary !== undefined ? [`${YEARLY} >= ?`] : [])].join(' AND ');
+      const unknown = filter.includeUnknownSalary ? ` OR c.job_key IS NULL OR ${YEARLY} IS NULL` : '';
+      where.push(`((${known})${unknown})`);
+      params.push(filter.currency ?? 'USD', ...(filter.minSalary !== undefined ? [filter.minSalary] : []));
+    }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const order =
+      filter.sort === 'salary' ? `${YEARLY} IS NULL, ${YEARLY} DESC, j.first_seen_at DESC, j.job_key` : filter.sort === 'score' ? 'j.score IS NULL, j.score DESC, j.first_seen_at DESC, j.job_key' : 'j.first_seen_at DESC, j.job_key';
     return this.uow.run(async ({ manager }) => {
-      const total = (await manager.query(`SELECT COUNT(*) AS n FROM jobs j ${clause}`, params))[0].n as number;
-      const rows: JobRow[] = await manager.query(`SELECT j.* FROM jobs j ${clause} ORDER BY j.first_seen_at DESC, j.job_key LIMIT ? OFFSET ?`, [...params, filter.limit, filter.offset]);
+      const total = (await manager.query(`SELECT COUNT(*) AS n FROM jobs j LEFT JOIN job_compensation c ON c.job_key = j.job_key ${clause}`, params))[0].n as number;
+      const rows: JobRow[] = await manager.query(`${RECORD_SELECT} ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, filter.limit, filter.offset]);
       // One query for the page's sources, not one per job.
       const sources = await sourcesOf(manager, rows.map((r) => r.job_key));
       return { items: rows.map((row) => toRecord(row, sources.get(row.job_key) ?? [])), total };
@@ -359,6 +377,7 @@ function toRecord(r: JobRow, sources: SourceRow[]): JobRecord {
     sources: sources.map((s) => ({ sourceId: s.source_id, sourceKind: s.source_kind, externalId: s.external_id, url: s.url })),
     firstSeenAt: new Date(r.first_seen_at).toISOString(),
     lastSeenAt: new Date(r.last_seen_at).toISOString(),
+    compensation: r.comp_rows ? { summary: r.comp_summary ? (JSON.parse(r.comp_summary) as Record<string, unknown>) : null, rows: JSON.parse(r.comp_rows) as Array<Record<string, unknown>> } : null,
   };
 }
 
