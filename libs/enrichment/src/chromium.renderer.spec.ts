@@ -19,6 +19,10 @@ let peakInFlight = 0;
 const hits: string[] = [];
 
 let OTHER = '';
+/** /late-data answers this late: well inside the renderer's 2 s networkidle cap. */
+const LATE_MS = 800;
+const LATE_TEXT = 'Own the data platform end to end: ingestion, modelling and the on-call rota for it. '.repeat(4);
+let lateAnswered = false;
 
 /** Chromium browser processes this test process started (its direct children). */
 function chromiumChildren(): number[] {
@@ -40,6 +44,23 @@ beforeAll(async () => {
   OTHER = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
   server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
+    if (req.url === '/late-data') {
+      // What a single-page app fetches after load: answered after LATE_MS.
+      lateAnswered = false;
+      setTimeout(() => {
+        lateAnswered = true;
+        res.end(LATE_TEXT);
+      }, LATE_MS);
+      return;
+    }
+    if (req.url === '/spa' || req.url === '/inline-then-poll') {
+      res.setHeader('content-type', 'text/html');
+      const fill = req.url === '/spa' ? `document.getElementById('app').innerText = t` : `void t`;
+      const inline = req.url === '/inline-then-poll' ? `<p>${TEXT.repeat(5)}</p>` : '';
+      res.end(`<html><body>${inline}<div id="app"></div>
+        <script>window.addEventListener('load', () => fetch('/late-data').then((r) => r.text()).then((t) => { ${fill}; }));</script></body></html>`);
+      return;
+    }
     if (req.url === '/slow') {
       inFlight += 1;
       peakInFlight = Math.max(peakInFlight, inFlight);
@@ -71,6 +92,19 @@ describe('ChromiumRenderer', () => {
       expect(html).toContain(TEXT);
       expect(otherHits).toBe(0);
       expect(renderer.stats()).toMatchObject({ launched: true, activePages: 0 });
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('a page that fills itself after load (a fetch) is waited for; one that shows its text at load is not', async () => {
+    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 2 });
+    try {
+      expect(await renderer.render(`${base}/spa`)).toContain(LATE_TEXT.trim().slice(0, 40));
+      // Readable at load: returned without waiting for the network to settle (its fetch still pending).
+      const html = await renderer.render(`${base}/inline-then-poll`);
+      expect(html).toContain(TEXT);
+      expect(lateAnswered).toBe(false);
     } finally {
       await renderer.close();
     }

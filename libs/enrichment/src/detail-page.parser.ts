@@ -10,7 +10,7 @@ export interface DetailPageParse {
 }
 
 /** Below this much readable text a page is a shell that only a browser can fill in. */
-const MIN_READABLE_CHARS = 200;
+export const MIN_READABLE_CHARS = 200;
 
 /**
  * JSON-LD JobPosting first (the employer's structured data), then the page's readable text. A page
