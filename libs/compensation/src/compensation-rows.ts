@@ -1,13 +1,29 @@
-import type { StructuredCompensation } from './compensation.types';
+import type { CompensationRowInput } from './compensation.types';
 import type { CompensationSourceRow } from './compensation-identity';
+import { ashbyRows, greenhouseRows, jobSpyRows, jsonLdBaseSalaryRows, leverRows, remoteOkRows, smartRecruitersRows, workableRows } from './compensation.structured';
 import { countryCode } from './country-currency.rules';
 import { SALARY_CUE_RE, findSalaryStatements } from './salary.parser';
 
-/** A statement as stored with the source posting it came from (discovery writes these). */
+/**
+ * A compensation statement as a source adapter captured it, stored with the source posting it came
+ * from (job_sources.compensation_json). Adapters keep the board's raw value and do not interpret it
+ * (a domain lib cannot use another's rules); `fieldPath` names the shape, and this lib reads it:
+ *
+ * | fieldPath | value |
+ * |---|---|
+ * | `ashby.compensation` | Ashby's `compensation` object |
+ * | `lever.salaryRange` | Lever's `salaryRange {min, max, currency, interval}` |
+ * | `greenhouse.pay_input_ranges` | Greenhouse's `pay_input_ranges` array (pay_transparency=true) |
+ * | `remoteok.salary_min_max` | `{salary_min, salary_max}` (yearly USD, 0 = none) |
+ * | `workable.salary` | Workable's `salary` (object or text) |
+ * | `smartrecruiters.compensation` | SmartRecruiters' `compensation {min, max, currency, period}` (object or text) |
+ * | `jobspy.amounts` | a JobSpy row's `{min_amount, max_amount, currency, interval}` |
+ * | `jsonld.baseSalary` | a JSON-LD JobPosting's `baseSalary` (MonetaryAmount) |
+ * | anything else | the statement's text (`lever.salaryDescription`, `remotive.salary`, `greenhouse.metadata.Salary Range`, …) |
+ */
 export interface StoredCompensationStatement {
   fieldPath: string;
-  text: string;
-  structured?: StructuredCompensation;
+  value: unknown;
 }
 
 /** What a refresh knows about one job: its sources' statements and the texts the job store keeps. */
@@ -33,8 +49,11 @@ export function compensationRowsOf(job: JobCompensationInputs): CompensationSour
   const country = countryOfLocation(job.location) ?? null;
   const rows: CompensationSourceRow[] = [];
   for (const source of job.sources) {
-    for (const s of source.statements ?? []) {
-      rows.push({ sourceId: source.sourceId, externalJobId: source.externalId, fieldPath: s.fieldPath, field: s.fieldPath, text: s.text, country, ...(s.structured ? { structured: s.structured } : {}) });
+    for (const statement of source.statements ?? []) {
+      for (const row of statementRows(statement, country)) {
+        const fieldPath = row.field ?? statement.fieldPath;
+        rows.push({ ...row, sourceId: source.sourceId, externalJobId: source.externalId, fieldPath, field: fieldPath, country });
+      }
     }
   }
   const first = job.sources[0];
@@ -46,6 +65,31 @@ export function compensationRowsOf(job: JobCompensationInputs): CompensationSour
     rows.push({ sourceId: first.sourceId, externalJobId: first.externalId, fieldPath: 'description', field: 'description', text: sentence, country });
   }
   return rows;
+}
+
+/** The rows one captured statement gives, by its shape (see StoredCompensationStatement). */
+export function statementRows(statement: StoredCompensationStatement, country: string | null): CompensationRowInput[] {
+  const { fieldPath, value } = statement;
+  switch (fieldPath) {
+    case 'ashby.compensation':
+      return ashbyRows(value, country);
+    case 'lever.salaryRange':
+      return leverRows({ salaryRange: value }, country);
+    case 'greenhouse.pay_input_ranges':
+      return greenhouseRows(value, country);
+    case 'remoteok.salary_min_max':
+      return remoteOkRows(value);
+    case 'workable.salary':
+      return workableRows(value, country);
+    case 'jsonld.baseSalary':
+      return jsonLdBaseSalaryRows(value, country);
+    case 'smartrecruiters.compensation':
+      return smartRecruitersRows(value, country);
+    case 'jobspy.amounts':
+      return jobSpyRows(value, country);
+    default:
+      return typeof value === 'string' && value.trim() ? [{ text: value.trim(), field: fieldPath, country }] : [];
+  }
 }
 
 /**

@@ -126,3 +126,22 @@ export function workableRows(salary: unknown, country?: string | null): Compensa
   if (!s || (min === null && max === null)) return [];
   return [row('workable.salary', salary, { currency: str(s['salary_currency']), interval: intervalOf(s['salary_period'] ?? s['interval']), min, max }, country)];
 }
+
+/** SmartRecruiters `compensation`: `{min, max, currency, period}` as data, or a text. */
+export function smartRecruitersRows(compensation: unknown, country?: string | null): CompensationRowInput[] {
+  if (typeof compensation === 'string') return compensation.trim() ? [{ text: compensation.trim(), field: 'smartrecruiters.compensation', country: country ?? null }] : [];
+  const c = obj(compensation);
+  const min = num(c?.['min']);
+  const max = num(c?.['max']);
+  if (!c || (min === null && max === null)) return [];
+  return [row('smartrecruiters.compensation', compensation, { currency: str(c['currency']), interval: intervalOf(c['period'] ?? c['interval']), min, max }, country)];
+}
+
+/** A JobSpy CSV row's amounts: `min_amount`, `max_amount`, `currency`, `interval` ("yearly", "hourly", …). */
+export function jobSpyRows(amounts: unknown, country?: string | null): CompensationRowInput[] {
+  const a = obj(amounts);
+  const min = num(a?.['min_amount']);
+  const max = num(a?.['max_amount']);
+  if (!a || (min === null && max === null)) return [];
+  return [row('jobspy.amounts', amounts, { currency: str(a['currency']), interval: intervalOf(a['interval']), min, max }, country)];
+}

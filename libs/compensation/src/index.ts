@@ -4,12 +4,12 @@ export { DEFAULT_ANNUALIZE_OPTIONS, annualize, type AnnualizeOptions } from './a
 export type * from './compensation.types';
 export { DECISION_THRESHOLD, PARSER_VERSION, determineCompensation } from './compensation.determination';
 export { summarizeCompensation, type CompensationSummary, type DeterminedRow } from './compensation.summary';
-export { ashbyRows, greenhouseRows, intervalOf, jsonLdBaseSalaryRows, leverRows, remoteOkRows, workableRows } from './compensation.structured';
+export { ashbyRows, greenhouseRows, intervalOf, jobSpyRows, jsonLdBaseSalaryRows, leverRows, remoteOkRows, smartRecruitersRows, workableRows } from './compensation.structured';
 export { countryCurrency, dollarCurrencyOf, kronaCurrencyOf } from './country-currency.rules';
 export { MODEL_CONFIDENCE_CAP, MODEL_DETERMINATION_VERSION, determineWithModel, figuresIn, parseModelAnswer, ungroundedReason, type ModelCompensationAnswer } from './compensation.model';
 export { sha256, sourceIdentity, type CompensationSourceRow, type SourceIdentity } from './compensation-identity';
 export { CompensationRefreshRepository, type CachedDetermination, type PublishedRow, type RefreshCounts, type RefreshState, type RefreshView } from './compensation-refresh.repository';
 export { CompensationRefreshCoordinator, DEFAULT_LEASE_MS, type CapturedModel, type JobOutcome, type RefreshJob, type RefreshOutcome, type RefreshRequest } from './compensation-refresh.coordinator';
-export { compensationRowsOf, countryOfLocation, salarySentences, type JobCompensationInputs, type StoredCompensationStatement } from './compensation-rows';
+export { compensationRowsOf, countryOfLocation, salarySentences, statementRows, type JobCompensationInputs, type StoredCompensationStatement } from './compensation-rows';
 export { createCompensationActivities, type CompensationActivityDeps } from './compensation.activities';
 export { compensationView, type CompensationRowView, type CompensationView } from './compensation.view';
