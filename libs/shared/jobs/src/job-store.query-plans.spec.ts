@@ -6,9 +6,11 @@
 import { UnitOfWorkFactory, type UnitOfWork } from '@jobctrl/shared/db';
 import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { openJobStore } from './testing';
+import { DiscoveryRunRepository } from './discovery-run.repository';
 import type { ObservedPosting } from './job.model';
 import { JobRepository } from './job.repository';
 import { PreparationRepository } from './preparation.repository';
+import { RemainingWorkRepository } from './remaining-work.repository';
 
 const dbs = tempDbDir('query-plans');
 afterAll(() => dbs.cleanup());
@@ -40,7 +42,10 @@ function posting(i: number): ObservedPosting {
  * A store with `done` jobs of run r1 already enriched and scored against profile revision 1, plus
  * `open` fresh pending ones: what a long run looks like near its end.
  */
-async function storeWith(done: number, open: number): Promise<{ capturing: CapturingUnitOfWork; jobs: JobRepository; prep: PreparationRepository }> {
+async function storeWith(
+  done: number,
+  open: number,
+): Promise<{ capturing: CapturingUnitOfWork; jobs: JobRepository; prep: PreparationRepository; remaining: RemainingWorkRepository; databasePath: string }> {
   const databasePath = dbs.file('store');
   const { jobs, prep } = await openJobStore(databasePath);
   const all = Array.from({ length: done + open }, (_, i) => posting(i));
@@ -50,7 +55,7 @@ async function storeWith(done: number, open: number): Promise<{ capturing: Captu
     await prep.recordScore(`j_${i}`, { score: 10, detail: {}, profileRevision: 1, threshold: 50 });
   }
   const capturing = new CapturingUnitOfWork({ databasePath, entities: [] });
-  return { capturing, jobs: new JobRepository(capturing), prep: new PreparationRepository(capturing) };
+  return { capturing, jobs: new JobRepository(capturing), prep: new PreparationRepository(capturing), remaining: new RemainingWorkRepository(capturing), databasePath };
 }
 
 /** SQLite's plan for each captured SELECT, one line per plan step. */
@@ -105,5 +110,29 @@ describe('job store query plans', () => {
     const [plan] = await plans(capturing);
     expect(fullScans(plan)).toEqual([]);
     expect(plan.some((step) => step.includes('USING INDEX jobs_prep_status'))).toBe(true);
+  });
+
+  it("a preparation fan-out near the end of a run reads the waiting jobs, not every member of the run", async () => {
+    const { capturing, jobs } = await storeWith(150, 5);
+    for (let i = 150; i < 155; i++) await jobs.recordEnrichment(`j_${i}`, { status: 'enriched' });
+    capturing.selects.length = 0;
+    expect((await jobs.selectPendingPreparation({ runId: 'r1', includePendingTailor: false })).map((j) => j.jobKey)).toEqual(['j_150', 'j_151', 'j_152', 'j_153', 'j_154']);
+    const [plan] = await plans(capturing);
+    expect(fullScans(plan)).toEqual([]);
+    expect(plan.some((step) => step.includes('USING INDEX jobs_stage (stage=?)'))).toBe(true);
+    expect(plan.filter((step) => /^SEARCH r\b/.test(step)).every((step) => step.includes('(run_id=? AND job_key=?)'))).toBe(true);
+  });
+
+  it("the operations ETA reads the running discovery runs through their own index, not every run ever recorded", async () => {
+    const { capturing, remaining, databasePath } = await storeWith(0, 0);
+    const runs = new DiscoveryRunRepository(new UnitOfWorkFactory({ databasePath, entities: [] }));
+    for (let i = 0; i < 30; i++) {
+      await runs.create(`run_${i}`, { families: [{ family: 'lever' }] }, 2);
+      if (i < 29) await runs.finish(`run_${i}`, 'completed');
+    }
+    expect(await remaining.unfinishedDiscoveryFamilies()).toBe(1);
+    const [plan] = await plans(capturing);
+    expect(plan.some((step) => step.includes('INDEX discovery_runs_running'))).toBe(true);
+    expect(plan.some((step) => /^SCAN r$/.test(step))).toBe(false);
   });
 });

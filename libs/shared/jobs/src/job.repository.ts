@@ -240,7 +240,12 @@ export class JobRepository {
     const marks = stages.map(() => '?').join(', ');
     const rows: Array<{ job_key: string; idempotency_key: string; stage: JobStage }> = await this.uow.run(({ manager }) =>
       opts.runId
-        ? manager.query(`SELECT j.job_key, j.idempotency_key, j.stage FROM discovery_run_jobs r JOIN jobs j ON j.job_key = r.job_key WHERE r.run_id = ? AND j.stage IN (${marks}) ORDER BY j.job_key`, [opts.runId, ...stages])
+        ? // From the waiting jobs (jobs_stage) to the run's membership by key, not from every member of
+          // the run: a fan-out near the end of a large run finds the few still waiting without reading the rest.
+          manager.query(
+            `SELECT j.job_key, j.idempotency_key, j.stage FROM jobs j CROSS JOIN discovery_run_jobs r ON r.run_id = ? AND r.job_key = j.job_key WHERE j.stage IN (${marks}) ORDER BY j.job_key`,
+            [opts.runId, ...stages],
+          )
         : manager.query(`SELECT job_key, idempotency_key, stage FROM jobs WHERE stage IN (${marks}) ORDER BY job_key`, stages),
     );
     return rows.map((r) => ({ jobKey: r.job_key, idempotencyKey: r.idempotency_key, stage: r.stage }));
