@@ -186,5 +186,6 @@ function observe(sourceId: string, p: DiscoveredPosting): ObservedPosting {
     salaryText: p.salaryText,
     employmentType: p.employmentType,
     tags: p.tags,
+    compensation: p.compensation,
   };
 }

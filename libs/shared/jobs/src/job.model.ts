@@ -63,6 +63,20 @@ export interface PostingFields {
   employmentType: string | null;
   /** Skills, departments, teams or categories as the source tags them; deduplicated. */
   tags: string[];
+  /**
+   * Every compensation statement the source gave, each the board's raw value under the field path
+   * that names its shape (e.g. `lever.salaryRange`, `greenhouse.metadata.Salary Range`); the
+   * compensation lib reads them (adapters do not interpret pay). Stored with this exact source
+   * posting. `[]`: the source collects statements and this posting has none (so a posting that
+   * stops publishing pay loses its old ones); absent: the source does not collect them.
+   */
+  compensation?: CompensationStatement[];
+}
+
+/** One compensation statement as a source published it (see PostingFields.compensation). */
+export interface CompensationStatement {
+  fieldPath: string;
+  value: unknown;
 }
 
 /** One observation of a posting by one source, with its identity already computed. */

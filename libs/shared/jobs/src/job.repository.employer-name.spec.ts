@@ -1,4 +1,4 @@
-// JobRepository.adoptEmployerName and the re-observation path, over a real migrated SQLite file.
+// JobRepository.adoptEmployerName and the re-observation path (employer names, compensation statements), over a real migrated SQLite file.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -55,5 +55,33 @@ describe('JobRepository.adoptEmployerName', () => {
     // ...and a later token observation does not undo it.
     await jobs.recordObservations('r3', 'lever', [posting()]);
     expect((await stored()).company).toBe('Globex Partners');
+  });
+});
+
+describe('JobRepository.recordObservations: compensation statements', () => {
+  const statementsOf = (sourceId = 'src-1', externalId = '1') =>
+    new UnitOfWorkFactory({ databasePath: path.join(dir, 'jobctrl.sqlite'), entities: [] }).run(async ({ manager }) => {
+      const rows: Array<{ compensation_json: string | null }> = await manager.query(`SELECT compensation_json FROM job_sources WHERE source_id = ? AND external_id = ?`, [sourceId, externalId]);
+      return rows[0]?.compensation_json === null ? null : JSON.parse(rows[0].compensation_json as string);
+    });
+  const range = { fieldPath: 'lever.salaryRange', value: { min: 100_000, max: 120_000, currency: 'USD', interval: 'per-year-salary' } };
+
+  it('stores the statements with the exact source posting, and null when the source collects none', async () => {
+    await jobs.recordObservations('r1', 'lever', [posting({ compensation: [range] })]);
+    await jobs.recordObservations('r1', 'greenhouse', [posting({ sourceId: 'src-2', externalId: '9' })]);
+    expect(await statementsOf()).toEqual([range]);
+    expect(await statementsOf('src-2', '9')).toBeNull();
+  });
+
+  it('a re-observation replaces them, an emptied list included; one without statements keeps them', async () => {
+    await jobs.recordObservations('r1', 'lever', [posting({ compensation: [range] })]);
+    const text = { fieldPath: 'lever.salaryDescription', value: '$110k - $130k' };
+    await jobs.recordObservations('r2', 'lever', [posting({ compensation: [text] })]);
+    expect(await statementsOf()).toEqual([text]);
+    await jobs.recordObservations('r3', 'lever', [posting()]);
+    expect(await statementsOf()).toEqual([text]);
+    // The board stopped publishing pay: "no statements", not the stale ones.
+    await jobs.recordObservations('r4', 'lever', [posting({ compensation: [] })]);
+    expect(await statementsOf()).toEqual([]);
   });
 });

@@ -99,10 +99,14 @@ export class JobRepository {
             // (e.g. a company_name added to the source since).
             await adoptEmployerName(m, jobKey, p.company, now);
           }
+          // The statements this source posting gives now replace the ones it gave before (an emptied
+          // list included: pay no longer published is "no statements", not stale ones); a source that
+          // does not collect statements leaves them as they are (null: never collected).
           await m.query(
-            `INSERT INTO job_sources (source_id, external_id, job_key, source_kind, url, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT (source_id, external_id) DO UPDATE SET last_seen_at = excluded.last_seen_at, url = excluded.url`,
-            [p.sourceId, p.externalId, jobKey, p.sourceKind, p.url, now, now],
+            `INSERT INTO job_sources (source_id, external_id, job_key, source_kind, url, first_seen_at, last_seen_at, compensation_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (source_id, external_id) DO UPDATE SET last_seen_at = excluded.last_seen_at, url = excluded.url,
+               compensation_json = COALESCE(excluded.compensation_json, job_sources.compensation_json)`,
+            [p.sourceId, p.externalId, jobKey, p.sourceKind, p.url, now, now, p.compensation ? JSON.stringify(p.compensation) : null],
           );
           await m.query(`INSERT OR IGNORE INTO discovery_run_jobs (run_id, job_key, family, seen_at) VALUES (?, ?, ?, ?)`, [runId, jobKey, family, now]);
         }
