@@ -12,7 +12,7 @@ import { ChromiumRenderer, createEnrichmentActivities, RunCommitNotifier } from 
 import { createScoringActivities } from '@jobctrl/scoring';
 import { createTailoringActivities } from '@jobctrl/tailoring';
 import { createCoverLetterActivities, ReviewExecutor } from '@jobctrl/cover-letter';
-import { createPreparationActivities } from '@jobctrl/preparation';
+import { createExtractivePreparationActivities, createPreparationActivities } from '@jobctrl/preparation';
 import { CompensationRefreshRepository, createCompensationActivities } from '@jobctrl/compensation';
 import { describePreparation, startPreparation, startPreparationForBatch, wakePausedPreparations } from '@jobctrl/runs/worker';
 
@@ -82,10 +82,14 @@ export function buildActivities(deps: ActivityDeps) {
   const llm = new LlmRuntime({ ...prepSettings.llm, ledger, ceilingUsd: () => prepSettings.live().dailySpendCeilingUsd });
   const reviews = new ReviewExecutor({ leafLimit: deps.activitySlots });
   const stage = { jobs, prep, profile: () => profiles.get(), llm };
-  const preparation = {
+  const steps = {
     ...createScoringActivities({ ...stage, threshold: () => prepSettings.live().tailorScoreThreshold }),
     ...createTailoringActivities(stage),
     ...createCoverLetterActivities({ ...stage, reviews, reviewDatabase: deps.uow, processDatabasePath: deps.uow.databasePath }),
+  };
+  const preparation = {
+    ...steps,
+    ...createExtractivePreparationActivities({ provider: () => llm.provider, steps }),
     ...createPreparationActivities({
       prep,
       runs: new PipelineRunRepository(deps.uow),

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
 import type { JobPipelineInput, JobPipelineResult, PipelineStage } from '@jobctrl/pipeline/contracts';
-import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId, PREP_BATCH_OVERLAP_PATCH, PREP_STAGED_PATCH, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId, PREP_BATCH_OVERLAP_PATCH, PREP_EXTRACTIVE_PATCH, PREP_STAGED_PATCH, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { PreparationRepository, type ObservedPosting } from '@jobctrl/shared/jobs';
+import { PreparationRepository, type JobRecord, type ObservedPosting } from '@jobctrl/shared/jobs';
 import { PipelineRunRepository } from '@jobctrl/runs';
 import { SpendLedgerRepository } from '@jobctrl/shared/llm';
 import { startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm/testing';
@@ -45,6 +45,17 @@ function fittingPosting(jobKey: string, idempotencyKey: string, n: number): Obse
     title: n === 1 ? 'Backend Engineer' : `Backend Engineer ${n}`, company: 'Globex', location: null, remote: true, url: `https://jobs.test/${n}`, applyUrl: null,
     descriptionHtml: null, descriptionText: 'TypeScript, Kafka and PostgreSQL.', postedAt: null, salaryText: null, employmentType: null, tags: [],
   };
+}
+
+/** A posting the sample profile does not fit (it stays scored), numbered `n`. */
+function designPosting(jobKey: string, idempotencyKey: string, n: number): ObservedPosting {
+  return { ...fittingPosting(jobKey, idempotencyKey, n), title: `Brand Designer ${n}`, descriptionText: 'Figma, illustration and print layout.' };
+}
+
+/** What preparation leaves on a job (its stage, score, artifacts and reviews), without clock readings. */
+function preparedState(j: JobRecord) {
+  const { jobKey, stage, score, scoreDetail, scoreProfileRevision, tailoredResume, coverLetter, coverReview, coverAttempts, prepStatus, preparedAt } = j;
+  return { jobKey, stage, score, scoreDetail, scoreProfileRevision, tailoredResume, coverLetter, coverReview, coverAttempts, prepStatus, prepared: preparedAt !== null };
 }
 
 /** A workflow bundle of a test-support module (old workflow versions, for the replay tests). */
@@ -283,4 +294,53 @@ describe('Preparation against the board simulator', () => {
     await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);
     await expect(Worker.runReplayHistory({ workflowBundle: v1 }, history)).rejects.toThrow();
   }, 180_000);
+  it('an extractive profile update prepares each job in one activity (no spend preflight), leaving exactly the stages and artifacts of the stage-by-stage path, and replays histories recorded before that marker', async () => {
+    const v1 = await testSupportBundle('prep-v1.workflows.ts');
+    // Six stored jobs scored against revision 1; the update (revision 2) re-prepares all of them, two
+    // at a time: the fitting ones to prepared (tailored resume, reviewed cover letter), the others to scored.
+    const record = async (bundle: WorkerOptions['workflowBundle']) => {
+      const s = await setup({ jobsPerBoard: 1, workflowBundle: bundle });
+      try {
+        const keys = [1, 2, 3, 4, 5, 6].map((i) => ({ jobKey: `j${i}`, idempotencyKey: `rescore-${i}-${s.taskQueue}` }));
+        await s.jobs.recordObservations('r1', 'test', keys.map(({ jobKey, idempotencyKey }, i) => (i % 3 === 2 ? designPosting : fittingPosting)(jobKey, idempotencyKey, i + 1)));
+        const prep = new PreparationRepository(s.uow);
+        for (const { jobKey } of keys) {
+          await s.jobs.recordEnrichment(jobKey, { status: 'enriched' });
+          await prep.recordScore(jobKey, { score: 0, detail: { seeded: true }, profileRevision: 1, threshold: s.live.tailorScoreThreshold }, await prep.fenceOf(jobKey));
+        }
+        const { revision } = await new ProfileRepository(s.uow).put({ ...sampleProfile(), skills: [...sampleProfile().skills, 'Rust'] });
+        return await s.jw.worker.runUntil(async () => {
+          const { handle } = await startPipeline(s.uow, s.taskQueue, ['score', 'tailor', 'cover'], { scope: 'profile_update', profileRevision: revision, internalConcurrency: 2 });
+          const result = (await handle.result()) as JobPipelineResult;
+          expect(result.preparation).toMatchObject({ selected: 6, completed: 6, failed: 0 });
+          const histories = await Promise.all(keys.map(({ idempotencyKey }) => suite.client.workflow.getHandle(prepWorkflowId(idempotencyKey)).fetchHistory()));
+          return { jobs: (await allJobs(s.jobs)).map(preparedState), histories };
+        });
+      } finally {
+        await s.cleanup();
+      }
+    };
+    const activities = (h: History) => (h.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    const localActivities = (h: History) => (h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+
+    const old = await record(v1);
+    expect(old.jobs.filter((j) => j.stage === 'prepared').length).toBeGreaterThan(0);
+    expect(old.jobs.filter((j) => j.stage === 'scored').length).toBeGreaterThan(0);
+    for (const h of old.histories) {
+      expect(patches(h)).toEqual([PREP_STAGED_PATCH]);
+      expect(activities(h)[0]).toBe('scoreJob');
+      expect(localActivities(h)).toBe(activities(h).length); // a spend preflight before each stage
+      await Worker.runReplayHistory({ workflowBundle: suite.bundle }, h);
+    }
+
+    const now = await record(suite.bundle);
+    expect(now.jobs).toEqual(old.jobs);
+    for (const h of now.histories) {
+      expect(patches(h)).toEqual([PREP_STAGED_PATCH, PREP_EXTRACTIVE_PATCH]);
+      expect(activities(h)).toEqual(['prepareJobExtractive']);
+      expect(localActivities(h)).toBe(0);
+      await Worker.runReplayHistory({ workflowBundle: suite.bundle }, h);
+    }
+    await expect(Worker.runReplayHistory({ workflowBundle: v1 }, now.histories[0])).rejects.toThrow();
+  }, 240_000);
 });

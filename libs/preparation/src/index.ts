@@ -1,1 +1,2 @@
 export * from './preparation.activities';
+export * from './extractive-preparation.activity';

@@ -34,7 +34,7 @@ async function world(settings: Partial<ReturnType<PreparationActivityDeps['setti
   await jobs.recordObservations('run-a', 'g', [posting('a'), posting('b')]);
   await jobs.recordObservations('run-b', 'g', [posting('c')]);
   for (const key of ['a', 'b', 'c']) await jobs.recordEnrichment(key, { status: 'enriched' });
-  const started: Array<{ key: string; mode: string; stages?: string[]; notify?: string }> = [];
+  const started: Array<{ key: string; mode: string; stages?: string[]; notify?: string; provider?: string }> = [];
   const woken: string[] = [];
   const closed = new Set<string>();
   const live = { provider: 'openai', dailySpendCeilingUsd: 1, recoveryIdleMs: 60_000, ...settings };
@@ -45,7 +45,7 @@ async function world(settings: Partial<ReturnType<PreparationActivityDeps['setti
     ledger,
     settings: () => live,
     profileRevision: async () => (await profiles.get()).revision,
-    startPreparation: async (input) => void started.push({ key: input.idempotencyKey, mode: input.mode, stages: input.stages, notify: input.notifyWorkflowId }),
+    startPreparation: async (input) => void started.push({ key: input.idempotencyKey, mode: input.mode, stages: input.stages, notify: input.notifyWorkflowId, provider: input.provider }),
     describePreparation: async (job) => ({ closed: closed.has(job.idempotencyKey), failed: false }),
     wakePaused: async (paused) => void woken.push(...paused.map((j) => j.jobKey)),
   });
@@ -87,13 +87,13 @@ describe('preparation control activities', () => {
     expect(await keys({ scope: 'idle_recovery', stages: ['score', 'tailor', 'cover'] })).toEqual(['a', 'b', 'c']);
   });
 
-  it('starts each job with the batch’s stages and coordinator, and polls closed executions with the job’s stage', async () => {
+  it('starts each job with the batch’s stages, coordinator and the worker’s provider, and polls closed executions with the job’s stage', async () => {
     const w = await world();
     await w.activities.startPreparations({ jobs: [{ jobKey: 'a', idempotencyKey: 'v1-a' }], stages: ['score'], notifyWorkflowId: 'pipeline-1' });
     await w.activities.startPreparations({ jobs: [{ jobKey: 'b', idempotencyKey: 'v1-b' }], stages: ['score', 'tailor', 'cover'], notifyWorkflowId: 'pipeline-1', spendRecheckSeconds: 5 });
     expect(w.started).toEqual([
-      { key: 'v1-a', mode: 'score', stages: ['score'], notify: 'pipeline-1' },
-      { key: 'v1-b', mode: 'full', stages: ['score', 'tailor', 'cover'], notify: 'pipeline-1' },
+      { key: 'v1-a', mode: 'score', stages: ['score'], notify: 'pipeline-1', provider: 'openai' },
+      { key: 'v1-b', mode: 'full', stages: ['score', 'tailor', 'cover'], notify: 'pipeline-1', provider: 'openai' },
     ]);
     w.closed.add('v1-a');
     expect(await w.activities.pollPreparations({ jobs: [{ jobKey: 'a', idempotencyKey: 'v1-a' }, { jobKey: 'b', idempotencyKey: 'v1-b' }] })).toEqual([

@@ -90,6 +90,9 @@ export function createPreparationActivities(deps: PreparationActivityDeps): Spen
           stages: [...stages],
           notifyWorkflowId,
           ...(spendRecheckSeconds !== undefined ? { spendRecheckSeconds } : {}),
+          // Captured here, in the job's start input, so its workflow decides deterministically
+          // whether its stages can run as one activity (the extractive provider).
+          provider: deps.settings().provider,
         });
       }
     },

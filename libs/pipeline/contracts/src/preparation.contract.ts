@@ -27,6 +27,16 @@ export const PREP_BATCH_PAGED_PATCH = 'prep-batch-paged-targets-v1';
  */
 export const PREP_BATCH_OVERLAP_PATCH = 'prep-batch-overlapped-progress-v1';
 
+/**
+ * Marks preparation histories whose job, started with the extractive provider captured in its input,
+ * ran every stage in one prepareJobExtractive activity (no spend preflight: nothing can be spent).
+ * Histories recorded before it replay stage by stage.
+ */
+export const PREP_EXTRACTIVE_PATCH = 'prep-extractive-one-activity-v1';
+
+/** The provider that spends nothing: its preparation is local rules only. */
+export const EXTRACTIVE_PROVIDER = 'extractive';
+
 export type PreparationStage = 'score' | 'tailor' | 'cover';
 export const PREPARATION_STAGES: readonly PreparationStage[] = ['score', 'tailor', 'cover'];
 
@@ -57,6 +67,12 @@ export interface JobPreparationInput {
   spendRecheckSeconds?: number;
   /** A batch coordinator to signal (preparationDone) when this execution closes. */
   notifyWorkflowId?: string;
+  /**
+   * The worker's model provider when the job was started (captured by the batch's start activity, so
+   * every replay decides the same way). 'extractive': the stages run as one activity, with no spend
+   * preflight. Absent (other start paths, older inputs): stage by stage.
+   */
+  provider?: string;
 }
 
 export interface JobPreparationResult {
@@ -83,6 +99,49 @@ export interface CoverLetterActivities {
   writeCoverLetter(input: { jobKey: string }): Promise<{ attempt: number }>;
   /** Runs the factual + quality review pair on the current draft and records the decision. */
   reviewCoverLetter(input: { jobKey: string; finalAttempt: boolean }): Promise<{ accepted: boolean; outcome: string; issues: string[]; stage: string }>;
+}
+
+export interface ExtractivePreparationActivities {
+  /**
+   * Every selected stage of one job in one activity, for the extractive provider: the same stage
+   * activities in the same order (prepareInOrder), each with its own fenced write, so a retry resumes
+   * from the stage the job reached. `extractive` false: this worker has a model provider, nothing was
+   * done, and the workflow prepares the job stage by stage (with the spend preflight) instead.
+   */
+  prepareJobExtractive(input: { jobKey: string; stages: PreparationStage[] }): Promise<{ extractive: boolean; stage: string; score: number | null }>;
+}
+
+/** The four stage steps as prepareInOrder calls them (activities, or activities behind the spend preflight). */
+export interface PreparationSteps {
+  scoreJob(input: { jobKey: string; allowScore?: boolean }): Promise<{ score: number | null; stage: string }>;
+  tailorResume(input: { jobKey: string }): Promise<{ stage: string }>;
+  writeCoverLetter(input: { jobKey: string }): Promise<{ attempt: number }>;
+  reviewCoverLetter(input: { jobKey: string; finalAttempt: boolean }): Promise<{ stage: string }>;
+}
+
+/**
+ * The stage order of a job's preparation, shared by the workflow (one activity per step) and the
+ * extractive activity (all steps in one): score; tailor at pending_tailor; at pending_cover a draft and
+ * its review pair, up to COVER_LETTER_MAX_ATTEMPTS drafts. Each step reports the stage the job moved
+ * to, so a re-run continues from wherever the job stands. Deterministic (workflow-safe).
+ */
+export async function prepareInOrder(jobKey: string, stages: readonly PreparationStage[], steps: PreparationSteps): Promise<JobPreparationResult> {
+  const scored = await steps.scoreJob({ jobKey, allowScore: stages.includes('score') });
+  let stage = scored.stage;
+
+  if (stage === 'pending_tailor' && stages.includes('tailor')) {
+    stage = (await steps.tailorResume({ jobKey })).stage;
+  }
+
+  if (stage === 'pending_cover' && stages.includes('cover')) {
+    for (let drafts = 0; stage === 'pending_cover' && drafts < COVER_LETTER_MAX_ATTEMPTS; drafts++) {
+      const { attempt } = await steps.writeCoverLetter({ jobKey });
+      const finalAttempt = attempt >= COVER_LETTER_MAX_ATTEMPTS || drafts + 1 >= COVER_LETTER_MAX_ATTEMPTS;
+      stage = (await steps.reviewCoverLetter({ jobKey, finalAttempt })).stage;
+    }
+  }
+
+  return { jobKey, stage, score: scored.score };
 }
 
 export interface SpendBudget {

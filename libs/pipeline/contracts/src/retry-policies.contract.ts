@@ -28,6 +28,9 @@ export const RETRY_POLICIES = {
   tailorResume: { maximumAttempts: 4, ...MODEL_BACKOFF },
   writeCoverLetter: { maximumAttempts: 4, ...MODEL_BACKOFF },
   reviewCoverLetter: { maximumAttempts: 4, ...MODEL_BACKOFF },
+  // No model: its failures are local (SQLite, a lost worker, an incomplete review pair); a retry
+  // resumes from the stage the job reached.
+  prepareJobExtractive: { maximumAttempts: 5, initialInterval: '1 second', nonRetryableErrorTypes: PREPARATION_FINAL },
   setPreparationStatus: { maximumAttempts: 10, initialInterval: '1 second' },
   preparationBatchControl: { maximumAttempts: 10, initialInterval: '1 second' },
   recordWorkflowLifecycle: { maximumAttempts: 10, initialInterval: '1 second' },
@@ -79,6 +82,7 @@ export const ACTIVITY_TIMEOUTS = {
   tailorResume: { startToCloseTimeout: '5 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   writeCoverLetter: { startToCloseTimeout: '5 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   reviewCoverLetter: { startToCloseTimeout: '10 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
+  prepareJobExtractive: { startToCloseTimeout: '10 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   setPreparationStatus: { startToCloseTimeout: '30 seconds', heartbeatTimeout: SHORT_HEARTBEAT },
   preparationBatchControl: { startToCloseTimeout: '1 minute', heartbeatTimeout: SHORT_HEARTBEAT },
   refreshCompensation: { startToCloseTimeout: '1 hour', heartbeatTimeout: '30 seconds' },

@@ -1,6 +1,7 @@
 import { CancellationScope, getExternalWorkflowHandle, patched, proxyActivities } from '@temporalio/workflow';
 import type {
   CoverLetterActivities,
+  ExtractivePreparationActivities,
   JobPreparationInput,
   JobPreparationResult,
   PreparationDone,
@@ -8,7 +9,7 @@ import type {
   ScoringActivities,
   TailoringActivities,
 } from '@jobctrl/pipeline/contracts';
-import { activityOptions, COVER_LETTER_MAX_ATTEMPTS, PREP_STAGED_PATCH, PREPARATION_DONE_SIGNAL } from '@jobctrl/pipeline/contracts';
+import { activityOptions, EXTRACTIVE_PROVIDER, PREP_EXTRACTIVE_PATCH, PREP_STAGED_PATCH, PREPARATION_DONE_SIGNAL, prepareInOrder } from '@jobctrl/pipeline/contracts';
 import { listenForBudgetChanges, spendful } from './spend.helpers';
 
 // Retry policies from the error taxonomy (docs/retry-policies.md): provider rate limits and outages
@@ -24,6 +25,8 @@ const writer = proxyActivities<Pick<CoverLetterActivities, 'writeCoverLetter'>>(
 
 const reviewer = proxyActivities<Pick<CoverLetterActivities, 'reviewCoverLetter'>>(activityOptions('reviewCoverLetter'));
 
+const extractive = proxyActivities<ExtractivePreparationActivities>(activityOptions('prepareJobExtractive'));
+
 /**
  * Per-job preparation, started as prep-{idempotency_key} with USE_EXISTING by every path. Stage
  * driven: each step reports the stage the job moved to, so a re-run (profile update, recovery)
@@ -36,17 +39,27 @@ export async function jobPreparationWorkflow(input: JobPreparationInput): Promis
 }
 
 /**
- * The workflow body. `staged` is the patch marker in production; the replay test passes the
- * pre-marker behaviour to record an old (score-only) history.
+ * The workflow body. `staged` is the patch marker in production; the replay tests pass the
+ * pre-marker behaviour to record old histories (`staged` false: score-only; `oneActivity` false:
+ * stage by stage whatever the provider).
  */
-export async function runPreparation(input: JobPreparationInput, staged: () => boolean): Promise<JobPreparationResult> {
+export async function runPreparation(
+  input: JobPreparationInput,
+  staged: () => boolean,
+  oneActivity: () => boolean = () => patched(PREP_EXTRACTIVE_PATCH),
+): Promise<JobPreparationResult> {
   if (!staged()) {
     // As scheduled before staged preparation: SCORE_JOB alone, no spend preflight.
     const scoredOnly = await scoring.scoreJob({ jobKey: input.jobKey });
     return { jobKey: input.jobKey, stage: scoredOnly.stage ?? 'scored', score: scoredOnly.score };
   }
   try {
-    const result = await prepareStages(input);
+    // Asked only for jobs started with the extractive provider (the input is part of the history, so
+    // a replay asks the same question): their stages are local rules that cost nothing, so one
+    // activity instead of four activities and four spend preflights, each a round trip to the server.
+    const whole = input.provider === EXTRACTIVE_PROVIDER && oneActivity() ? await extractive.prepareJobExtractive({ jobKey: input.jobKey, stages: stagesOf(input) }) : undefined;
+    // A worker with a model provider did nothing: stage by stage, behind the spend preflight.
+    const result = whole?.extractive ? { jobKey: input.jobKey, stage: whole.stage, score: whole.score } : await prepareStages(input);
     await notifyBatch(input, { idempotencyKey: input.idempotencyKey, stage: result.stage, failed: false });
     return result;
   } catch (err) {
@@ -63,26 +76,19 @@ async function notifyBatch(input: JobPreparationInput, done: PreparationDone): P
     .catch(() => undefined);
 }
 
+function stagesOf(input: JobPreparationInput): PreparationStage[] {
+  return input.stages ?? (input.mode === 'full' ? ['score', 'tailor', 'cover'] : ['score']);
+}
+
+/** One activity per stage step, each behind the spend preflight. */
 async function prepareStages(input: JobPreparationInput): Promise<JobPreparationResult> {
-  const stages: PreparationStage[] = input.stages ?? (input.mode === 'full' ? ['score', 'tailor', 'cover'] : ['score']);
   const recheck = input.spendRecheckSeconds ?? 60;
   const { jobKey } = input;
   listenForBudgetChanges();
-
-  const scored = await spendful(jobKey, recheck, () => scoring.scoreJob({ jobKey, allowScore: stages.includes('score') }));
-  let stage = scored.stage;
-
-  if (stage === 'pending_tailor' && stages.includes('tailor')) {
-    stage = (await spendful(jobKey, recheck, () => tailoring.tailorResume({ jobKey }))).stage;
-  }
-
-  if (stage === 'pending_cover' && stages.includes('cover')) {
-    for (let drafts = 0; stage === 'pending_cover' && drafts < COVER_LETTER_MAX_ATTEMPTS; drafts++) {
-      const { attempt } = await spendful(jobKey, recheck, () => writer.writeCoverLetter({ jobKey }));
-      const finalAttempt = attempt >= COVER_LETTER_MAX_ATTEMPTS || drafts + 1 >= COVER_LETTER_MAX_ATTEMPTS;
-      stage = (await spendful(jobKey, recheck, () => reviewer.reviewCoverLetter({ jobKey, finalAttempt }))).stage;
-    }
-  }
-
-  return { jobKey, stage, score: scored.score };
+  return prepareInOrder(jobKey, stagesOf(input), {
+    scoreJob: (i) => spendful(jobKey, recheck, () => scoring.scoreJob(i)),
+    tailorResume: (i) => spendful(jobKey, recheck, () => tailoring.tailorResume(i)),
+    writeCoverLetter: (i) => spendful(jobKey, recheck, () => writer.writeCoverLetter(i)),
+    reviewCoverLetter: (i) => spendful(jobKey, recheck, () => reviewer.reviewCoverLetter(i)),
+  });
 }

@@ -1,0 +1,18 @@
+// JobPreparationWorkflow as it was before the `prep-extractive-one-activity-v1` marker: stage by
+// stage (one activity per step, each behind the spend preflight) whatever the provider. Used only to
+// record an old history for the replay test, and as the reference a one-activity preparation must match.
+import type { JobPreparationInput, JobPreparationResult } from '@jobctrl/pipeline/contracts';
+import { PREP_STAGED_PATCH } from '@jobctrl/pipeline/contracts';
+import { runPreparation } from '@jobctrl/pipeline/workflows';
+import { patched } from '@temporalio/workflow';
+
+export async function jobPreparationWorkflow(input: JobPreparationInput): Promise<JobPreparationResult> {
+  return runPreparation(
+    input,
+    () => patched(PREP_STAGED_PATCH),
+    () => false,
+  );
+}
+
+// The batch that starts the jobs is today's.
+export { jobPipelineWorkflow } from '@jobctrl/pipeline/workflows';
