@@ -26,7 +26,9 @@ export class WorkerRuntime {
   async run(): Promise<void> {
     const capacity = workerCapacity(this.config.workerActivitySlots);
     const temporal = temporalConnectOptions(this.config.temporal);
-    const connection = await NativeConnection.connect({ address: temporal.address, tls: temporal.tls, apiKey: temporal.apiKey });
+    const connection = await connectWithin(() => NativeConnection.connect({ address: temporal.address, tls: temporal.tls, apiKey: temporal.apiKey }), connectWaitMs(), (m) =>
+      this.logger.log(m),
+    );
     let jw: JobctrlWorker | undefined;
     let writer: HeartbeatWriter | undefined;
     let recovery: PreparationRecovery | undefined;
@@ -99,6 +101,32 @@ export class WorkerRuntime {
       if (jw) await Promise.all([jw.executors.temporalSync.shutdown(), jw.executors.blockingStage.shutdown(), jw.close()]);
       await connection.close();
       this.logger.log('worker stopped');
+    }
+  }
+}
+
+/**
+ * How long the first connection may wait for Temporal to come up: `npm start` starts the worker
+ * while its embedded dev server is still starting (the worker loads and migrates meanwhile) and
+ * says so in JOBCTRL_TEMPORAL_CONNECT_WAIT_MS; otherwise 0 — an unreachable server fails the start.
+ */
+function connectWaitMs(): number {
+  const ms = Number(process.env['JOBCTRL_TEMPORAL_CONNECT_WAIT_MS'] ?? 0);
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
+}
+
+/** Calls `connect` until it succeeds or `waitMs` has passed (then its last error is thrown). */
+export async function connectWithin<T>(connect: () => Promise<T>, waitMs: number, log: (m: string) => void, retryMs = 100): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  let logged = false;
+  for (;;) {
+    try {
+      return await connect();
+    } catch (err) {
+      if (Date.now() + retryMs > deadline) throw err;
+      if (!logged) log(`Temporal not reachable yet (${err instanceof Error ? err.message : String(err)}); retrying for up to ${Math.round(waitMs / 1000)} s`);
+      logged = true;
+      await new Promise((r) => setTimeout(r, retryMs));
     }
   }
 }
