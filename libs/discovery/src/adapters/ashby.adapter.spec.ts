@@ -38,6 +38,16 @@ describe('AshbyAdapter', () => {
       expect(p.employmentType).toMatch(/^(FULL_TIME|PART_TIME|CONTRACTOR|INTERN|TEMPORARY)$/);
       if (job.salary) expect(p.salaryText).toMatch(/\d+K - .*\d+K|per hour/);
       else expect(p.salaryText).toBeNull();
+      // The whole compensation object as published (tiers, summary components): the compensation lib reads it.
+      const pay = job.salaryRange;
+      expect(p.compensation).toEqual([
+        {
+          fieldPath: 'ashby.compensation',
+          value: expect.objectContaining({
+            summaryComponents: pay ? [expect.objectContaining({ minValue: pay.min, maxValue: pay.max, currencyCode: pay.currency })] : [],
+          }),
+        },
+      ]);
     });
   });
 
@@ -49,6 +59,8 @@ describe('AshbyAdapter', () => {
     const bad = await drain(adapter.discover(adapter.validateConfig({ board: 'b' }), { http: stub([{ ...job, isRemote: 'yes' }]) }));
     expect(bad.error).toBeInstanceOf(MalformedResponseError);
     expect((bad.error as Error).message).toContain('jobs[0].isRemote must be a boolean');
+    const badPay = await drain(adapter.discover(adapter.validateConfig({ board: 'b' }), { http: stub([{ ...job, compensation: '$100k' }]) }));
+    expect((badPay.error as Error).message).toContain('jobs[0].compensation must be an object');
   });
 
   it('fails with MalformedResponseError on malformed JSON', async () => {

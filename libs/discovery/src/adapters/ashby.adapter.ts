@@ -1,5 +1,5 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
-import { cleanTags, normalizeEmploymentType, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
+import { cleanTags, compensationStatements, normalizeEmploymentType, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
 import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
@@ -64,5 +64,6 @@ function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, 
     salaryText: comp ? s.optString(comp, 'scrapeableCompensationSalarySummary', cw) ?? s.optString(comp, 'compensationTierSummary', cw) : null,
     employmentType: normalizeEmploymentType(s.optString(job, 'employmentType', where)),
     tags: cleanTags([s.optString(job, 'department', where), s.optString(job, 'team', where)]),
+    compensation: compensationStatements([['ashby.compensation', comp]]),
   };
 }

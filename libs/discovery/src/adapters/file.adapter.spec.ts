@@ -65,6 +65,8 @@ describe('FileSourceAdapter.discover', () => {
       salaryText: 'USD 120,000 - 150,000 per year',
       employmentType: 'FULL_TIME',
       tags: [],
+      // The columns as published, for the compensation lib to read (the salary text is only a view).
+      compensation: [{ fieldPath: 'jobspy.amounts', value: { min_amount: 120000, max_amount: 150000, currency: 'USD', interval: 'yearly' } }],
     });
     expect(linkedin).toEqual(expect.objectContaining({ remote: true, applyUrl: null, postedAt: null, salaryText: null, descriptionText: null, employmentType: 'FULL_TIME' }));
     // An HTML description (JobSpy's description_format="html") is kept as HTML and converted to text.
@@ -72,6 +74,8 @@ describe('FileSourceAdapter.discover', () => {
       expect.objectContaining({ descriptionHtml: expect.stringContaining('<b>mobile</b>'), descriptionText: 'Test our mobile apps.\n\n- Appium\n- CI', salaryText: 'USD 45 - 60 per hour', employmentType: 'CONTRACTOR' }),
     );
     expect(naukri).toEqual(expect.objectContaining({ remote: null, salaryText: 'INR 150,000 - 250,000 per month', employmentType: null, tags: ['Python', 'SQL', 'Airflow'] }));
+    expect(linkedin.compensation).toEqual([]);
+    expect(glassdoor.compensation).toEqual([{ fieldPath: 'jobspy.amounts', value: { min_amount: 45, max_amount: 60, currency: 'USD', interval: 'hourly' } }]);
   });
 
   it('imports JobSpy JSON records (epoch-millisecond dates, typed values)', async () => {
@@ -120,6 +124,7 @@ describe('FileSourceAdapter.discover', () => {
       salaryText: '€70,000 - €85,000 per year',
       employmentType: 'FULL_TIME',
       tags: ['Kubernetes', 'Terraform'],
+      compensation: [{ fieldPath: 'file.salaryText', value: '€70,000 - €85,000 per year' }],
     });
     // Without an externalId the URL identifies the posting.
     expect(postings[1]).toEqual(expect.objectContaining({ externalId: 'https://contoso.example/jobs/42', remote: true, descriptionText: 'Write docs for our REST APIs.', location: null }));

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { CsvSyntaxError, parseCsvRecords } from './csv.parser';
-import { cleanTags, formatSalaryRange, normalizeEmploymentType, normalizeEmploymentTypes, type SalaryPeriod, toIsoDate } from './posting-fields.normalizer';
+import { cleanTags, compensationStatements, formatSalaryRange, normalizeEmploymentType, normalizeEmploymentTypes, type SalaryPeriod, toIsoDate } from './posting-fields.normalizer';
 import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
 import { ConfigReader, isPlainObject } from './source-config.validation';
 
@@ -139,6 +139,7 @@ function fromJobSpy(row: Row, index: number, where: string): DiscoveredPosting {
   const datePosted = row['date_posted'];
   const jobTypes = (str(row, 'job_type') ?? '').split(',').map((t) => t.trim()).filter(Boolean);
   const interval = str(row, 'interval')?.toLowerCase() ?? null;
+  const amounts = { min_amount: num(row, 'min_amount'), max_amount: num(row, 'max_amount'), currency: str(row, 'currency'), interval: str(row, 'interval') };
   return {
     sourceKind: 'file',
     externalId: str(row, 'id') ?? url,
@@ -154,6 +155,7 @@ function fromJobSpy(row: Row, index: number, where: string): DiscoveredPosting {
     salaryText: formatSalaryRange(num(row, 'min_amount'), num(row, 'max_amount'), str(row, 'currency'), interval ? INTERVALS[interval] ?? null : null),
     employmentType: jobTypes.length ? normalizeEmploymentTypes(jobTypes) : null,
     tags: cleanTags((str(row, 'skills') ?? '').split(',')),
+    compensation: compensationStatements([['jobspy.amounts', amounts.min_amount !== null || amounts.max_amount !== null ? amounts : null]]),
   };
 }
 
@@ -163,6 +165,7 @@ function fromPostingLike(row: Row, index: number, where: string): DiscoveredPost
   const html = str(row, 'descriptionHtml');
   const tags = Array.isArray(row['tags']) ? row['tags'].filter((t): t is string => typeof t === 'string') : (str(row, 'tags') ?? '').split(',');
   const postedAt = row['postedAt'];
+  const salaryText = str(row, 'salaryText');
   return {
     sourceKind: 'file',
     externalId: str(row, 'externalId') ?? url,
@@ -175,8 +178,9 @@ function fromPostingLike(row: Row, index: number, where: string): DiscoveredPost
     descriptionHtml: html,
     descriptionText: str(row, 'descriptionText') ?? (html ? htmlToReadableText(html) : null),
     postedAt: typeof postedAt === 'number' ? toIsoDate(postedAt, 'ms') : toIsoDate(str(row, 'postedAt')),
-    salaryText: str(row, 'salaryText'),
+    salaryText,
     employmentType: normalizeEmploymentType(str(row, 'employmentType')),
     tags: cleanTags(tags),
+    compensation: compensationStatements([['file.salaryText', salaryText]]),
   };
 }

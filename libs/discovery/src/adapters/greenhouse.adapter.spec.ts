@@ -58,7 +58,7 @@ describe('GreenhouseAdapter.discover', () => {
     const postings = await collect(adapter.discover(config, { http }));
     const truth = boardJobs(sim(), 'greenhouse:acme');
 
-    expect(http.requests).toEqual([`${sim().url}/v1/boards/acme/jobs?content=true`]);
+    expect(http.requests).toEqual([`${sim().url}/v1/boards/acme/jobs?content=true&pay_transparency=true`]);
     expect(postings.map((p) => p.externalId)).toEqual(truth.map((j) => j.nativeId));
     postings.forEach((p, i) => {
       const job = truth[i];
@@ -74,13 +74,24 @@ describe('GreenhouseAdapter.discover', () => {
       expect(p.descriptionText).toMatch(/^About us\n\n.+\n\nThe role\n\n/);
       expect(p.descriptionText).toContain('What we are looking for\n\n- ');
       expect(p.tags.length).toBeGreaterThan(0);
+      // Pay as published, with each field's path: the pay transparency ranges and the salary field.
+      const pay = job.salaryRange;
+      expect(p.compensation).toEqual(
+        pay
+          ? [
+              { fieldPath: 'greenhouse.pay_input_ranges', value: [expect.objectContaining({ min_cents: pay.min * 100, max_cents: pay.max * 100, currency_type: pay.currency })] },
+              { fieldPath: 'greenhouse.metadata.Salary Range', value: job.salary },
+            ]
+          : [],
+      );
     });
+    expect(postings.some((p) => p.compensation?.length)).toBe(true);
   });
 
   it("names jobs without company_name after the board endpoint's name (asked once), never the token", async () => {
     const http = new FetchHttpClient();
     const postings = await collect(adapter.discover(adapter.validateConfig({ board_token: 'bare', base_url: sim().url }), { http }));
-    expect(http.requests).toEqual([`${sim().url}/v1/boards/bare/jobs?content=true`, `${sim().url}/v1/boards/bare`]);
+    expect(http.requests).toEqual([`${sim().url}/v1/boards/bare/jobs?content=true&pay_transparency=true`, `${sim().url}/v1/boards/bare`]);
     expect(postings).toHaveLength(5);
     for (const p of postings) expect(p.company).toBe('Bare Metal Works');
   });
@@ -89,7 +100,7 @@ describe('GreenhouseAdapter.discover', () => {
     for (const token of ['acme', 'bare']) {
       const http = new FetchHttpClient();
       const postings = await collect(adapter.discover(adapter.validateConfig({ board_token: token, base_url: sim().url, company_name: 'Acme Rockets' }), { http }));
-      expect(http.requests).toEqual([`${sim().url}/v1/boards/${token}/jobs?content=true`]);
+      expect(http.requests).toEqual([`${sim().url}/v1/boards/${token}/jobs?content=true&pay_transparency=true`]);
       expect(postings.length).toBeGreaterThan(0);
       for (const p of postings) expect(p.company).toBe('Acme Rockets');
     }
@@ -97,7 +108,7 @@ describe('GreenhouseAdapter.discover', () => {
 
   it('falls back to the token only when neither the jobs nor the board endpoint name the employer', async () => {
     const stub = (board: unknown): HttpClient => ({
-      getJson: async (url: string) => (url.endsWith('/jobs?content=true') ? { jobs: [{ id: 1, title: 'Engineer', absolute_url: 'https://x.test/1' }] } : board) as never,
+      getJson: async (url: string) => (url.endsWith('/jobs?content=true&pay_transparency=true') ? { jobs: [{ id: 1, title: 'Engineer', absolute_url: 'https://x.test/1' }] } : board) as never,
       getText: async () => '',
     });
     const config = adapter.validateConfig({ board_token: 'acme' });
@@ -113,7 +124,7 @@ describe('GreenhouseAdapter.discover', () => {
     const { items, error } = await drain(adapter.discover(config, { http: new FetchHttpClient() }));
     expect(items).toEqual([]);
     expect(error).toBeInstanceOf(MalformedResponseError);
-    expect(error).toMatchObject({ url: `${sim().url}/v1/boards/broken/jobs?content=true`, reason: expect.stringContaining('not valid JSON') });
+    expect(error).toMatchObject({ url: `${sim().url}/v1/boards/broken/jobs?content=true&pay_transparency=true`, reason: expect.stringContaining('not valid JSON') });
   });
 
   it('fails with MalformedResponseError when the body is cut short', async () => {
@@ -133,6 +144,9 @@ describe('GreenhouseAdapter.discover', () => {
     expect((missingTitle.error as Error).message).toContain('jobs[0].title must be a non-empty string (got undefined)');
     const notAList = await drain(adapter.discover(config, { http: stub({ jobs: 'none' }) }));
     expect((notAList.error as Error).message).toContain('body.jobs must be an array');
+    const job = { id: 1, title: 'Engineer', absolute_url: 'https://x.test/1' };
+    const badPay = await drain(adapter.discover(config, { http: stub({ jobs: [{ ...job, pay_input_ranges: [{ min_cents: 1 }, 'lots'] }] }) }));
+    expect((badPay.error as Error).message).toContain('jobs[0].pay_input_ranges[1] must be an object');
   });
 
   it('does not start when the signal is already aborted', async () => {

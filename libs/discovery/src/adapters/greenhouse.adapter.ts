@@ -1,6 +1,6 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { decodeEntities } from './html-document.parser';
-import { cleanTags, normalizeEmploymentType, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
+import { cleanTags, compensationStatements, normalizeEmploymentType, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
 import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
@@ -16,7 +16,8 @@ export const GREENHOUSE_DEFAULT_BASE_URL = 'https://boards-api.greenhouse.io';
 
 /**
  * Greenhouse Job Board API: `GET /v1/boards/{token}/jobs?content=true` returns the whole board in
- * one response (no pagination), descriptions included but HTML-escaped a second time.
+ * one response (no pagination), descriptions included but HTML-escaped a second time; with
+ * `pay_transparency=true` each job also carries its `pay_input_ranges` (pay in cents).
  *
  * The company is the configured `company_name`, else the board's own name: each job's
  * `company_name`, or for jobs without one the board endpoint `GET /v1/boards/{token}` (`{name}`),
@@ -32,7 +33,7 @@ export class GreenhouseAdapter implements SourceAdapter<GreenhouseConfig> {
 
   async *discover(config: GreenhouseConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
     ctx.signal?.throwIfAborted();
-    const url = `${config.base_url}/v1/boards/${segment(config.board_token)}/jobs?content=true`;
+    const url = `${config.base_url}/v1/boards/${segment(config.board_token)}/jobs?content=true&pay_transparency=true`;
     const s = new ShapeReader(url);
     const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
     const jobs = s.array(body['jobs'], 'body.jobs').map((item, i) => s.object(item, `jobs[${i}]`));
@@ -52,20 +53,23 @@ async function boardName(config: GreenhouseConfig, ctx: DiscoverContext): Promis
   return s.optString(s.object(await fetchJson(ctx.http, url, ctx.signal), 'body'), 'name', 'body');
 }
 
+/** Custom fields that state pay, by name. */
+const SALARY_FIELD_RE = /salary|compensation|pay range/i;
+
 function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, configured: string | null, fallback: string): DiscoveredPosting {
   const location = s.optObject(job, 'location', where);
   const locationName = location ? s.optString(location, 'name', `${where}.location`) : null;
   const escaped = s.optString(job, 'content', where);
   const descriptionHtml = escaped ? decodeEntities(escaped) : null;
   const metadata = s.optArray(job, 'metadata', where).map((m, i) => s.object(m, `${where}.metadata[${i}]`));
-  const metaValue = (pattern: RegExp): string | null => {
-    for (const [i, m] of metadata.entries()) {
+  // Custom fields hold strings, numbers or option lists; only a plain string reads as text.
+  const metaTexts = (pattern: RegExp): Array<[string, string]> =>
+    metadata.flatMap((m, i) => {
       const name = s.optString(m, 'name', `${where}.metadata[${i}]`);
-      // Custom fields hold strings, numbers or option lists; only a plain string reads as text.
-      if (name && pattern.test(name) && typeof m['value'] === 'string' && m['value'].trim()) return m['value'].trim();
-    }
-    return null;
-  };
+      return name && pattern.test(name) && typeof m['value'] === 'string' && m['value'].trim() ? [[name, m['value'].trim()] as [string, string]] : [];
+    });
+  const metaValue = (pattern: RegExp): string | null => metaTexts(pattern)[0]?.[1] ?? null;
+  const payRanges = s.optArray(job, 'pay_input_ranges', where).map((r, i) => s.object(r, `${where}.pay_input_ranges[${i}]`));
   const departments = s.optArray(job, 'departments', where).map((d, i) => s.optString(s.object(d, `${where}.departments[${i}]`), 'name', `${where}.departments[${i}]`));
   return {
     sourceKind: 'greenhouse',
@@ -80,8 +84,12 @@ function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, 
     descriptionHtml,
     descriptionText: descriptionHtml ? htmlToReadableText(descriptionHtml) : null,
     postedAt: toIsoDate(s.optString(job, 'first_published', where) ?? s.optString(job, 'updated_at', where)),
-    salaryText: metaValue(/salary|compensation|pay range/i),
+    salaryText: metaValue(SALARY_FIELD_RE),
     employmentType: normalizeEmploymentType(metaValue(/employment type|job type/i)),
     tags: cleanTags(departments),
+    compensation: compensationStatements([
+      ['greenhouse.pay_input_ranges', payRanges],
+      ...metaTexts(SALARY_FIELD_RE).map(([name, text]) => [`greenhouse.metadata.${name}`, text] as const),
+    ]),
   };
 }

@@ -86,6 +86,7 @@ describe('JobStreamingAdapter.discover', () => {
       expectNormalized(p);
       expect(p).toEqual(expect.objectContaining({ sourceKind: 'jobstreaming', externalId: expect.stringMatching(/^aggregator:[0-9a-f]{16}$/), title: expected[i].title, company: expected[i].company, postedAt: expected[i].postedAt }));
       expect(p.salaryText).toBe(expected[i].salary);
+      expect(p.compensation).toEqual(expected[i].salary ? [{ fieldPath: 'jobstreaming.salary', value: expected[i].salary }] : []);
     });
     // Jobs cross-listed from an ATS board carry that board's canonical URL.
     const cross = expected.filter((j) => j.board === 'greenhouse:acme');

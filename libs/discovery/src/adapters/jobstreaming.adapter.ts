@@ -1,4 +1,5 @@
 import { parseSearchResults } from './aggregator-search.parser';
+import { compensationStatements } from './posting-fields.normalizer';
 import { ARBEITNOW_DEFAULT_BASE_URL, ArbeitnowAdapter } from './arbeitnow.adapter';
 import { REMOTEOK_DEFAULT_BASE_URL, RemoteOkAdapter, remoteOkTag } from './remoteok.adapter';
 import { REMOTIVE_DEFAULT_BASE_URL, RemotiveAdapter } from './remotive.adapter';
@@ -159,6 +160,7 @@ async function* searchAggregator(unit: JobStreamingUnit, ctx: DiscoverContext): 
         salaryText: card.salaryText,
         employmentType: null,
         tags: [],
+        compensation: compensationStatements([['jobstreaming.salary', card.salaryText]]),
       };
     }
     const next: string | null = result.nextUrl;

@@ -49,6 +49,16 @@ describe('LeverAdapter.discover', () => {
       } else {
         expect(p.salaryText).toBeNull();
       }
+      // The range as published and the employer's own sentence, each under its field.
+      const pay = job.salaryRange;
+      expect(p.compensation).toEqual(
+        pay
+          ? [
+              { fieldPath: 'lever.salaryRange', value: { currency: pay.currency, interval: pay.period === 'hour' ? 'per-hour-wage' : 'per-year-salary', min: pay.min, max: pay.max } },
+              { fieldPath: 'lever.salaryDescription', value: `The salary range for this role is ${job.salary}.` },
+            ]
+          : [],
+      );
     });
   });
 
@@ -108,6 +118,16 @@ describe('LeverAdapter.discover', () => {
     const postings = await collect(adapter.discover(adapter.validateConfig({ site: 'x' }), { http }));
     expect(postings.map((p) => p.externalId)).toEqual(['a']);
     expect(requests).toHaveLength(2);
+  });
+
+  it('reads the salary description from its HTML when no plain text is given, and rejects a salaryRange that is not an object', async () => {
+    const posting = { id: 'p1', text: 'Engineer', hostedUrl: 'https://x.test/p1' };
+    const stub = (p: unknown): HttpClient => ({ getJson: async (url: string) => (url.includes('skip=0') ? [p] : []) as never, getText: async () => '' });
+    const [html] = await collect(adapter.discover(adapter.validateConfig({ site: 's' }), { http: stub({ ...posting, salaryDescription: '<div>Pay: <b>$90k</b> – $110k</div>' }) }));
+    expect(html.compensation).toEqual([{ fieldPath: 'lever.salaryDescription', value: 'Pay: $90k – $110k' }]);
+    const bad = await drain(adapter.discover(adapter.validateConfig({ site: 's' }), { http: stub({ ...posting, salaryRange: '90-110k' }) }));
+    expect(bad.error).toBeInstanceOf(MalformedResponseError);
+    expect((bad.error as Error).message).toContain('[0].salaryRange must be an object');
   });
 
   it('reports a non-array body as malformed', async () => {

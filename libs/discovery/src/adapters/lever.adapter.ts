@@ -1,5 +1,5 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
-import { cleanTags, formatSalaryRange, normalizeEmploymentType, remoteFromText, type SalaryPeriod, segment, toIsoDate } from './posting-fields.normalizer';
+import { cleanTags, compensationStatements, formatSalaryRange, normalizeEmploymentType, remoteFromText, type SalaryPeriod, segment, toIsoDate } from './posting-fields.normalizer';
 import { paginate } from './offset-paging.reader';
 import type { ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
@@ -71,6 +71,8 @@ function toPosting(s: ShapeReader, p: Record<string, unknown>, where: string, co
   const workplace = s.optString(p, 'workplaceType', where);
   const salary = s.optObject(p, 'salaryRange', where);
   const createdAt = s.optNumber(p, 'createdAt', where);
+  const salaryHtml = s.optString(p, 'salaryDescription', where);
+  const salaryDescription = s.optString(p, 'salaryDescriptionPlain', where) ?? (salaryHtml ? htmlToReadableText(salaryHtml) : null);
   return {
     sourceKind: 'lever',
     externalId: s.string(p, 'id', where),
@@ -92,9 +94,10 @@ function toPosting(s: ShapeReader, p: Record<string, unknown>, where: string, co
           s.optString(salary, 'currency', `${where}.salaryRange`),
           INTERVALS[s.optString(salary, 'interval', `${where}.salaryRange`) ?? ''] ?? null,
         )
-      : s.optString(p, 'salaryDescriptionPlain', where),
+      : salaryDescription,
     employmentType: normalizeEmploymentType(s.optString(categories, 'commitment', cw)),
     tags: cleanTags([s.optString(categories, 'team', cw), s.optString(categories, 'department', cw)]),
+    compensation: compensationStatements([['lever.salaryRange', salary], ['lever.salaryDescription', salaryDescription]]),
   };
 }
 

@@ -1,5 +1,20 @@
 /** Field normalization shared by the adapters, so every source yields the same vocabulary. */
 
+import type { CompensationStatement } from '@jobctrl/shared/jobs';
+
+/**
+ * A posting's compensation statements: each value the board gave, raw, under the field path naming
+ * its shape (the compensation lib reads them; adapters do not interpret pay). Absent, null, blank
+ * and empty values are no statement.
+ */
+export function compensationStatements(entries: ReadonlyArray<readonly [string, unknown]>): CompensationStatement[] {
+  return entries.flatMap(([fieldPath, value]) =>
+    value === undefined || value === null || (typeof value === 'string' && !value.trim()) || (Array.isArray(value) && value.length === 0)
+      ? []
+      : [{ fieldPath, value: typeof value === 'string' ? value.trim() : value }],
+  );
+}
+
 /**
  * ISO 8601 (UTC) from a date string, or from a number in the given unit. A timestamp without a
  * zone ("2025-02-10T10:11:12", as Remotive writes them) is read as UTC rather than local time, so

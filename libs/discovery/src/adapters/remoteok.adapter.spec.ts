@@ -28,6 +28,10 @@ describe('RemoteOkAdapter', () => {
       expect(p).toEqual(expect.objectContaining({ sourceKind: 'remoteok', title: job.title, company: job.company, url: job.url, applyUrl: `${job.url}/apply`, remote: true }));
       expect(p.postedAt).toBe(`${job.postedAt.slice(0, 19)}.000Z`);
       if (p.salaryText !== null) expect(p.salaryText).toMatch(/^USD [\d,]+ - [\d,]+ per year$/);
+      // Both bounds as published, 0 included; none when RemoteOK gives neither.
+      const [statement] = p.compensation ?? [];
+      if (job.salaryRange?.period === 'year') expect(statement).toEqual({ fieldPath: 'remoteok.salary_min_max', value: { salary_min: expect.any(Number), salary_max: expect.any(Number) } });
+      else expect(p.compensation).toEqual([]);
     });
     expect(postings.some((p) => p.salaryText !== null)).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
-import { cleanTags, formatSalaryRange, toIsoDate } from './posting-fields.normalizer';
+import { cleanTags, compensationStatements, formatSalaryRange, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
 import { ConfigReader } from './source-config.validation';
@@ -50,6 +50,8 @@ export class RemoteOkAdapter implements SourceAdapter<RemoteOkConfig> {
 function toPosting(s: ShapeReader, job: JsonObject, where: string): DiscoveredPosting {
   const html = s.optString(job, 'description', where);
   const epoch = s.optNumber(job, 'epoch', where);
+  const salaryMin = s.optNumber(job, 'salary_min', where);
+  const salaryMax = s.optNumber(job, 'salary_max', where);
   return {
     sourceKind: 'remoteok',
     externalId: s.id(job, 'id', where),
@@ -62,8 +64,10 @@ function toPosting(s: ShapeReader, job: JsonObject, where: string): DiscoveredPo
     descriptionHtml: html,
     descriptionText: html ? htmlToReadableText(html) : null,
     postedAt: toIsoDate(s.optString(job, 'date', where)) ?? (epoch === null ? null : toIsoDate(epoch, 's')),
-    salaryText: formatSalaryRange(s.optNumber(job, 'salary_min', where), s.optNumber(job, 'salary_max', where), 'USD', 'year'),
+    salaryText: formatSalaryRange(salaryMin, salaryMax, 'USD', 'year'),
     employmentType: null,
     tags: cleanTags(s.optStrings(job, 'tags', where)),
+    // 0 is RemoteOK's "not given": the pair is stored as published only when either bound is set.
+    compensation: compensationStatements([['remoteok.salary_min_max', salaryMin || salaryMax ? { salary_min: salaryMin, salary_max: salaryMax } : null]]),
   };
 }

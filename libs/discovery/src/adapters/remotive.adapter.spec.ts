@@ -29,6 +29,7 @@ describe('RemotiveAdapter', () => {
       // publication_date has no zone; it is read as UTC, to the second.
       expect(p.postedAt).toBe(`${job.postedAt.slice(0, 19)}.000Z`);
       expect(p.salaryText === null).toBe(job.salary === null);
+      expect(p.compensation).toEqual(p.salaryText === null ? [] : [{ fieldPath: 'remotive.salary', value: p.salaryText }]);
     });
   });
 

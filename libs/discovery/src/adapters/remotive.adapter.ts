@@ -1,5 +1,5 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
-import { cleanTags, normalizeEmploymentType, toIsoDate } from './posting-fields.normalizer';
+import { cleanTags, compensationStatements, normalizeEmploymentType, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
 import { ConfigReader } from './source-config.validation';
@@ -33,6 +33,7 @@ export class RemotiveAdapter implements SourceAdapter<RemotiveConfig> {
 
 function toPosting(s: ShapeReader, job: JsonObject, where: string): DiscoveredPosting {
   const html = s.optString(job, 'description', where);
+  const salary = s.optString(job, 'salary', where);
   return {
     sourceKind: 'remotive',
     externalId: s.id(job, 'id', where),
@@ -45,8 +46,9 @@ function toPosting(s: ShapeReader, job: JsonObject, where: string): DiscoveredPo
     descriptionHtml: html,
     descriptionText: html ? htmlToReadableText(html) : null,
     postedAt: toIsoDate(s.optString(job, 'publication_date', where)),
-    salaryText: s.optString(job, 'salary', where),
+    salaryText: salary,
     employmentType: normalizeEmploymentType(s.optString(job, 'job_type', where)),
     tags: cleanTags([...s.optStrings(job, 'tags', where), s.optString(job, 'category', where)]),
+    compensation: compensationStatements([['remotive.salary', salary]]),
   };
 }

@@ -86,6 +86,15 @@ export class ShapeReader {
     return this.object(value, `${where}.${key}`);
   }
 
+  /** A field some boards publish as data and others as text (Workable `salary`, SmartRecruiters `compensation`). */
+  optObjectOrString(obj: JsonObject, key: string, where: string): JsonObject | string | null {
+    const value = obj[key];
+    if (value === undefined || value === null) return null;
+    if (typeof value === 'string') return value.trim() || null;
+    if (typeof value !== 'object' || Array.isArray(value)) this.fail(`${where}.${key}`, 'an object or a string', value);
+    return value as JsonObject;
+  }
+
   optArray(obj: JsonObject, key: string, where: string): unknown[] {
     const value = obj[key];
     if (value === undefined || value === null) return [];

@@ -33,7 +33,27 @@ describe('SmartRecruitersAdapter', () => {
       expect(p.descriptionHtml).toContain('<h3>Qualifications</h3>');
       expect(p.descriptionText).toContain('Company Description');
       expect(p.tags.length).toBeGreaterThan(0);
+      // Pay comes with the posting's detail.
+      const pay = job.salaryRange;
+      expect(p.compensation).toEqual(
+        pay ? [{ fieldPath: 'smartrecruiters.compensation', value: { min: pay.min, max: pay.max, currency: pay.currency, period: pay.period === 'hour' ? 'HOURLY' : 'YEARLY' } }] : [],
+      );
     });
+    expect(postings.some((p) => p.compensation?.length)).toBe(true);
+  });
+
+  it('keeps a compensation text as published, and rejects one of another type', async () => {
+    const stub = (compensation: unknown): HttpClient => ({
+      getJson: async (url: string) =>
+        (url.includes('?') ? { totalFound: 1, content: [{ id: '7', name: 'Engineer' }] } : { postingUrl: 'https://x.test/7', compensation }) as never,
+      getText: async () => '',
+    });
+    const [text] = await collect(adapter.discover(adapter.validateConfig({ company_id: 'c' }), { http: stub(' 55.000 - 65.000 EUR brutto ') }));
+    expect(text.compensation).toEqual([{ fieldPath: 'smartrecruiters.compensation', value: '55.000 - 65.000 EUR brutto' }]);
+    expect(text.salaryText).toBe('55.000 - 65.000 EUR brutto');
+    const bad = await drain(adapter.discover(adapter.validateConfig({ company_id: 'c' }), { http: stub(60000) }));
+    expect(bad.error).toBeInstanceOf(MalformedResponseError);
+    expect((bad.error as Error).message).toContain('body.compensation must be an object or a string');
   });
 
   it('reads a page’s details `internalConcurrency` at a time and still yields them in list order', async () => {

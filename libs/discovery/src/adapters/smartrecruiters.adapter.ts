@@ -1,5 +1,5 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
-import { cleanTags, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
+import { cleanTags, compensationStatements, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import { paginate } from './offset-paging.reader';
 import { mapInOrder } from './ordered-map.util';
@@ -79,6 +79,8 @@ function toPosting(s: ShapeReader, p: JsonObject, where: string, config: SmartRe
     return text ? [`${title ? `<h3>${title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</h3>` : ''}${text}`] : [];
   });
   const descriptionHtml = parts.length ? parts.join('\n') : null;
+  // Pay as data ({min, max, currency, period}) or as the employer's text; list or detail may carry it.
+  const pay = s.optObjectOrString(p, 'compensation', where);
   return {
     sourceKind: 'smartrecruiters',
     externalId: s.id(p, 'id', where),
@@ -91,8 +93,9 @@ function toPosting(s: ShapeReader, p: JsonObject, where: string, config: SmartRe
     descriptionHtml,
     descriptionText: descriptionHtml ? htmlToReadableText(descriptionHtml) : null,
     postedAt: toIsoDate(s.optString(p, 'releasedDate', where)),
-    salaryText: null,
+    salaryText: typeof pay === 'string' ? pay : null,
     employmentType: normalizeEmploymentType(s.optLabel(p, 'typeOfEmployment', where)),
     tags: cleanTags([s.optLabel(p, 'department', where), s.optLabel(p, 'function', where)]),
+    compensation: compensationStatements([['smartrecruiters.compensation', pay]]),
   };
 }

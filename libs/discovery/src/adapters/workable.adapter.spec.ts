@@ -1,4 +1,4 @@
-import { MalformedResponseError } from './source-adapter.model';
+import { type HttpClient, MalformedResponseError } from './source-adapter.model';
 import { collect, useBoardSimulator } from './testing/board-simulator.testing';
 import { FetchHttpClient } from './testing/fetch-http-client.testing';
 import { boardJobs, drain, expectNormalized } from './testing/posting-assertions.testing';
@@ -28,7 +28,22 @@ describe('WorkableAdapter', () => {
       expect(p.postedAt).toBe(`${job.postedAt.slice(0, 10)}T00:00:00.000Z`); // Workable publishes dates only
       expect(p.location).toContain(job.location.split(',')[0]);
       expect(p.descriptionText).toContain('What we are looking for');
+      // `salary` as published: data for some jobs, the employer's text for others.
+      const pay = job.salaryRange;
+      if (!pay) expect(p.compensation).toEqual([]);
+      else if (typeof p.compensation?.[0]?.value === 'string') expect(p.compensation).toEqual([{ fieldPath: 'workable.salary', value: job.salary }]);
+      else expect(p.compensation).toEqual([{ fieldPath: 'workable.salary', value: { salary_from: pay.min, salary_to: pay.max, salary_currency: pay.currency } }]);
     });
+    const forms = new Set(postings.flatMap((p) => p.compensation ?? []).map((s) => typeof s.value));
+    expect([...forms].sort()).toEqual(['object', 'string']);
+  });
+
+  it('rejects a salary that is neither data nor text, naming the job', async () => {
+    const job = { shortcode: 'AB1', title: 'Engineer', url: 'https://x.test/AB1' };
+    const http: HttpClient = { getJson: async () => ({ jobs: [job, { ...job, shortcode: 'AB2', salary: [120000] }] }) as never, getText: async () => '' };
+    const { error } = await drain(adapter.discover(adapter.validateConfig({ account: 'a' }), { http }));
+    expect(error).toBeInstanceOf(MalformedResponseError);
+    expect((error as Error).message).toContain('jobs[1].salary must be an object or a string');
   });
 
   it('fails with MalformedResponseError on a truncated body', async () => {

@@ -1,5 +1,5 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
-import { cleanTags, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
+import { cleanTags, compensationStatements, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
 import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
@@ -47,6 +47,8 @@ function toPosting(s: ShapeReader, job: JsonObject, where: string, company: stri
     }
   }
   const html = s.optString(job, 'description', where);
+  // Pay as data ({salary_from, salary_to, salary_currency}) or as the employer's text.
+  const salary = s.optObjectOrString(job, 'salary', where);
   return {
     sourceKind: 'workable',
     externalId: s.string(job, 'shortcode', where),
@@ -59,8 +61,9 @@ function toPosting(s: ShapeReader, job: JsonObject, where: string, company: stri
     descriptionHtml: html,
     descriptionText: html ? htmlToReadableText(html) : null,
     postedAt: toIsoDate(s.optString(job, 'published_on', where) ?? s.optString(job, 'created_at', where)),
-    salaryText: null,
+    salaryText: typeof salary === 'string' ? salary : null,
     employmentType: normalizeEmploymentType(s.optString(job, 'employment_type', where)),
     tags: cleanTags([s.optString(job, 'department', where), s.optString(job, 'function', where)]),
+    compensation: compensationStatements([['workable.salary', salary]]),
   };
 }
