@@ -110,6 +110,19 @@ describe('ChromiumRenderer', () => {
     }
   });
 
+  it('starts from the page already fetched: the document is not requested again, its own requests are', async () => {
+    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1 });
+    try {
+      hits.length = 0;
+      const fetched = `<html><body><div id="app"></div><script>fetch('/late-data').then((r) => r.text()).then((t) => { document.getElementById('app').innerText = t; });</script></body></html>`;
+      const html = await renderer.render(`${base}/never-served`, { html: fetched });
+      expect(html).toContain(LATE_TEXT.trim().slice(0, 40));
+      expect(hits).toEqual(['/late-data']);
+    } finally {
+      await renderer.close();
+    }
+  });
+
   it('renders at most maxPages pages at once', async () => {
     const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1 });
     try {

@@ -4,7 +4,11 @@ import { MIN_READABLE_CHARS } from './detail-page.parser';
 
 /** Renders a page whose content only exists after its scripts ran. */
 export interface PageRenderer {
-  render(url: string, opts?: { signal?: AbortSignal }): Promise<string>;
+  /**
+   * `html`: the page as already fetched through the host policy; the browser then starts from it
+   * instead of requesting the page again (its own scripts' requests still go to the page's origin).
+   */
+  render(url: string, opts?: { signal?: AbortSignal; html?: string }): Promise<string>;
   /** Starts what the first render would otherwise start (the worker calls it before it reports ready). */
   warm?(): Promise<void>;
   close(): Promise<void>;
@@ -44,7 +48,7 @@ export class ChromiumRenderer implements PageRenderer {
     return { activePages: this.active, peakPages: this.peak, launched: this.browser !== null };
   }
 
-  render(url: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
+  render(url: string, opts: { signal?: AbortSignal; html?: string } = {}): Promise<string> {
     return this.slots.run(async (signal) => {
       const browser = await this.launch();
       const context = await browser.newContext({ javaScriptEnabled: true });
@@ -55,7 +59,20 @@ export class ChromiumRenderer implements PageRenderer {
       try {
         const origin = new URL(url).origin;
         const page = await context.newPage();
-        await page.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
+        const target = new URL(url).href;
+        let document = opts.html;
+        await page.route('**/*', (route) => {
+          const request = route.request();
+          if (new URL(request.url()).origin !== origin) return route.abort();
+          // The navigation itself is answered with the page already fetched (once): no second
+          // request to the host, and nothing the host policy did not admit.
+          if (document !== undefined && request.isNavigationRequest() && request.url() === target) {
+            const body = document;
+            document = undefined;
+            return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
+          }
+          return route.continue();
+        });
         await page.goto(url, { waitUntil: 'load', timeout: this.options.timeoutMs ?? 20_000 });
         // Inline scripts have run by `load`; a page that already shows its text is done. Only a page
         // still empty (it fetches its content after load) waits for the network to settle, since

@@ -51,8 +51,9 @@ async function fetchDetail(deps: DetailCaptureDeps, url: string, signal: AbortSi
     if (!deps.renderer) {
       return { status: 'failed', method: parsed.method, error: 'page renders its content with JavaScript and no browser is configured', employer: parsed.employer };
     }
-    // The host policy admitted this URL above (robots, politeness); only then may the browser load it.
-    const rendered = await deps.renderer.render(url, { signal });
+    // The host policy admitted this URL above (robots, politeness); the browser starts from the page
+    // fetched there and only its scripts' own requests reach the host.
+    const rendered = await deps.renderer.render(url, { signal, html });
     const again = await deps.cpu.run<string, DetailPageParse>(PARSER, 'parseDetailPage', rendered, { signal });
     if (again.method === 'needs_browser') return { status: 'failed', method: 'browser', error: 'page had no readable content even after rendering' };
     return { status: 'enriched', method: 'browser', descriptionText: again.descriptionText, employer: again.employer ?? parsed.employer };
