@@ -49,10 +49,71 @@ describe('compensation refresh', () => {
       // The job record carries it, in the API's shape: figures with the rows they came from.
       const shown = compensationView((await world.jobs.get(paid[0].jobKey))?.compensation ?? null);
       expect(shown).toMatchObject({ kind: expect.any(String), minYearly: expect.any(Number), method: 'parser' });
-      expect(shown?.rows[0]).toMatchObject({ sourceId: expect.any(String), externalJobId: expect.any(String), fieldPath: 'salary_text', text: paid[0].salaryText, decided: true });
+      // Lever's salaryRange as the adapter stored it with the posting (before statements: the salary text).
+      expect(shown?.rows[0]).toMatchObject({ sourceId: expect.any(String), externalJobId: expect.any(String), fieldPath: 'lever.salaryRange', decided: true });
 
       const second = await refresh();
       expect(second.result.counts).toMatchObject({ admitted: first.result.counts.admitted, cached: first.result.counts.admitted, published: items.length });
+    } finally {
+      await world.sim.stop();
+      fs.rmSync(world.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('shows the pay every board publishes, read from the board field each states it in; jobs without pay have none', async () => {
+    const world = await setupBoardWorld(10);
+    // The board field each one's figures come from: its structured pay, not its text or the description.
+    const FIELD: Record<string, RegExp> = {
+      greenhouse: /^greenhouse\.pay_input_ranges\[0\]$/,
+      lever: /^lever\.salaryRange$/,
+      ashby: /^ashby\.compensation\.summaryComponents\[0\]$/,
+      smartrecruiters: /^smartrecruiters\.compensation$/,
+    };
+    try {
+      expect(await discoverOnce(suite, world)).toMatchObject({ state: 'completed' });
+      const manifest = world.sim.manifest();
+      const truth = new Map(manifest.jobs.map((j) => [j.url, j]));
+      const { items } = await world.jobs.list({ limit: 1000, offset: 0 });
+      expect(new Set(items.map((j) => truth.get(j.url)?.kind))).toEqual(new Set(Object.keys(FIELD)));
+
+      const refreshId = randomUUID();
+      const jw = await worldWorker(suite, world, { slots: 2 });
+      try {
+        const args = [{ refreshId, jobKeys: null }];
+        const result: CompensationRefreshResult = await jw.worker.runUntil(suite.client.workflow.execute(COMPENSATION_REFRESH_WORKFLOW_TYPE, { taskQueue: world.taskQueue, workflowId: compensationRefreshWorkflowId(refreshId), args }));
+        expect(result).toMatchObject({ state: 'completed', counts: { jobs: items.length, failed: 0, published: items.length } });
+      } finally {
+        await jw.close();
+      }
+
+      const repo = new CompensationRefreshRepository(world.uow);
+      let paid = 0;
+      for (const job of items) {
+        const board = truth.get(job.url);
+        if (!board) throw new Error(`no simulator job at ${job.url}`);
+        const published = await repo.publishedFor(job.jobKey);
+        const pay = board.salaryRange;
+        if (!pay) {
+          expect({ url: job.url, summary: published?.summary ?? null }).toEqual({ url: job.url, summary: null });
+          continue;
+        }
+        paid += 1;
+        expect({ url: job.url, ...published?.summary }).toMatchObject({
+          url: job.url,
+          kind: pay.period === 'hour' ? 'hourly' : 'base',
+          currency: pay.currency,
+          min: pay.min,
+          max: pay.max,
+          field: expect.stringMatching(FIELD[board.kind]),
+        });
+        // The row names the exact source posting it came from: this job's, or its re-post's (the
+        // same job, stored once, with both postings as sources).
+        const postings = manifest.jobs.filter((j) => j.gid === board.gid || j.repostOf === board.gid).map((j) => j.nativeId);
+        const row = published?.rows.find((r) => r.fieldPath === published.summary?.field);
+        expect(postings).toContain(row?.externalJobId);
+        expect(row?.sourceId).toEqual(expect.any(String));
+      }
+      expect(paid).toBeGreaterThan(items.length / 2);
     } finally {
       await world.sim.stop();
       fs.rmSync(world.dir, { recursive: true, force: true });
