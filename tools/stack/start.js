@@ -41,10 +41,10 @@ const PARTS = ['worker', 'api'];
 const PART_NODE_FLAGS = ['--max-semi-space-size=2'];
 const partEnv = { ...process.env };
 
-/** Builds the parts whose compiled tree is missing or older than their sources (tools/build). */
+/** Builds the parts whose compiled tree is missing or older than their sources (tools/build); true when it built. */
 function buildStale() {
   const stale = staleApps(PARTS);
-  if (stale.length === 0) return;
+  if (stale.length === 0) return false;
   console.log(`[build] ${stale.map((s) => `${s.app} (${s.reason})`).join(', ')}: compiling…`);
   const started = Date.now();
   const res = spawnSync(process.execPath, [path.join(root, 'tools/build/build.js'), ...stale.map((s) => s.app)], { cwd: root, stdio: 'inherit' });
@@ -53,6 +53,7 @@ function buildStale() {
     process.exit(1);
   }
   console.log(`[build] done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return true;
 }
 
 /**
@@ -197,8 +198,9 @@ async function main() {
   // from the last build's config lib; the first start on a clean tree builds before it can know it.
   const early = configOfLastBuild();
   let lock = early ? takeStackLock(early) : null;
-  buildStale();
-  const config = readConfig();
+  const built = buildStale();
+  // Read again only through a new build (a config error is reported by this read).
+  const config = early && !built ? early : readConfig();
   if (lock === null || lock.appDir !== config.appDir) {
     lock?.release();
     lock = takeStackLock(config);
