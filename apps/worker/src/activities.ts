@@ -81,15 +81,18 @@ export function buildActivities(deps: ActivityDeps) {
   const profiles = new ProfileRepository(deps.uow);
   const llm = new LlmRuntime({ ...prepSettings.llm, ledger, ceilingUsd: () => prepSettings.live().dailySpendCeilingUsd });
   const reviews = new ReviewExecutor({ leafLimit: deps.activitySlots });
-  const stage = { jobs, prep, profile: () => profiles.get(), llm };
-  const steps = {
-    ...createScoringActivities({ ...stage, threshold: () => prepSettings.live().tailorScoreThreshold }),
-    ...createTailoringActivities(stage),
-    ...createCoverLetterActivities({ ...stage, reviews, reviewDatabase: deps.uow, processDatabasePath: deps.uow.databasePath }),
+  const readProfile = () => profiles.get();
+  const stageSteps = (profile: typeof readProfile) => {
+    const stage = { jobs, prep, profile, llm };
+    return {
+      ...createScoringActivities({ ...stage, threshold: () => prepSettings.live().tailorScoreThreshold }),
+      ...createTailoringActivities(stage),
+      ...createCoverLetterActivities({ ...stage, reviews, reviewDatabase: deps.uow, processDatabasePath: deps.uow.databasePath }),
+    };
   };
   const preparation = {
-    ...steps,
-    ...createExtractivePreparationActivities({ provider: () => llm.provider, steps }),
+    ...stageSteps(readProfile),
+    ...createExtractivePreparationActivities({ provider: () => llm.provider, steps: stageSteps, profile: readProfile }),
     ...createPreparationActivities({
       prep,
       runs: new PipelineRunRepository(deps.uow),

@@ -322,6 +322,7 @@ describe('Preparation against the board simulator', () => {
     };
     const activities = (h: History) => (h.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
     const localActivities = (h: History) => (h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+    const signalsSent = (h: History) => (h.events ?? []).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length;
 
     const old = await record(v1);
     expect(old.jobs.filter((j) => j.stage === 'prepared').length).toBeGreaterThan(0);
@@ -330,6 +331,7 @@ describe('Preparation against the board simulator', () => {
       expect(patches(h)).toEqual([PREP_STAGED_PATCH]);
       expect(activities(h)[0]).toBe('scoreJob');
       expect(localActivities(h)).toBe(activities(h).length); // a spend preflight before each stage
+      expect(signalsSent(h)).toBe(1); // the done signal to the batch, from the workflow
       await Worker.runReplayHistory({ workflowBundle: suite.bundle }, h);
     }
 
@@ -339,6 +341,7 @@ describe('Preparation against the board simulator', () => {
       expect(patches(h)).toEqual([PREP_STAGED_PATCH, PREP_EXTRACTIVE_PATCH]);
       expect(activities(h)).toEqual(['prepareJobExtractive']);
       expect(localActivities(h)).toBe(0);
+      expect(signalsSent(h)).toBe(0); // the activity signalled the batch itself
       await Worker.runReplayHistory({ workflowBundle: suite.bundle }, h);
     }
     await expect(Worker.runReplayHistory({ workflowBundle: v1 }, now.histories[0])).rejects.toThrow();

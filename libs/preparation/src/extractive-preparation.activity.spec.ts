@@ -1,4 +1,5 @@
 import type { PreparationSteps } from '@jobctrl/pipeline/contracts';
+import type { StoredProfile } from '@jobctrl/shared/profile';
 import { createExtractivePreparationActivities } from './extractive-preparation.activity';
 
 /**
@@ -29,30 +30,55 @@ function job(failOnce?: keyof PreparationSteps) {
     writeCoverLetter: async () => step('writeCoverLetter', () => ({ attempt: state.stage === 'pending_cover' ? ++state.drafts : state.drafts })),
     reviewCoverLetter: async () => step('reviewCoverLetter', () => ({ stage: state.stage === 'pending_cover' ? (state.stage = 'prepared') : state.stage })),
   };
-  return { state, calls, steps };
+  // The profile the steps see: a read counts, and a step reads it before it acts (as the stages do).
+  let reads = 0;
+  const profile = async () => ({ revision: ++reads }) as unknown as StoredProfile;
+  const seen: number[] = [];
+  const stepsOn = (read: () => Promise<StoredProfile>): PreparationSteps =>
+    Object.fromEntries(
+      Object.entries(steps).map(([name, run]) => [name, async (input: never) => (seen.push((await read()).revision), (run as (i: never) => unknown)(input))]),
+    ) as unknown as PreparationSteps;
+  return { state, calls, steps, stepsOn, profile, seen, reads: () => reads };
 }
 
 describe('prepareJobExtractive', () => {
-  it('runs the selected stages in order in one call and reports where the job ended', async () => {
+  it('runs the selected stages in order in one call, then signals the batch where the job ended', async () => {
     const j = job();
-    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', steps: j.steps });
-    expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] })).toEqual({ extractive: true, stage: 'prepared', score: 80 });
+    const signals: unknown[] = [];
+    const signalDone = async (workflowId: string, done: unknown) => void signals.push({ workflowId, done, after: [...j.calls] });
+    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', steps: j.stepsOn, profile: j.profile, signalDone });
+    expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score', 'tailor', 'cover'], notify: { workflowId: 'pipeline-1', idempotencyKey: 'v1-a' } })).toEqual({
+      extractive: true,
+      stage: 'prepared',
+      score: 80,
+      notified: true,
+    });
     expect(j.calls).toEqual(['scoreJob', 'tailorResume', 'writeCoverLetter', 'reviewCoverLetter']);
+    // One profile read for the job, seen by every stage.
+    expect(j.reads()).toBe(1);
+    expect(j.seen).toEqual([1, 1, 1, 1]);
+    expect(signals).toEqual([{ workflowId: 'pipeline-1', done: { idempotencyKey: 'v1-a', stage: 'prepared', failed: false }, after: j.calls }]);
+  });
+
+  it('a signal that does not go out is left to the workflow (notified false)', async () => {
+    const j = job();
+    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', steps: j.stepsOn, profile: j.profile, signalDone: async () => Promise.reject(new Error('workflow not found')) });
+    expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score'], notify: { workflowId: 'gone', idempotencyKey: 'v1-a' } })).toMatchObject({ extractive: true, notified: false });
   });
 
   it('stops at the last selected stage', async () => {
     const j = job();
-    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', steps: j.steps });
-    expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score'] })).toEqual({ extractive: true, stage: 'pending_tailor', score: 80 });
+    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', steps: j.stepsOn, profile: j.profile });
+    expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score'] })).toEqual({ extractive: true, stage: 'pending_tailor', score: 80, notified: false });
     expect(j.calls).toEqual(['scoreJob']);
   });
 
   it('a retry after a failure mid-way resumes from the stage the job reached (nothing done twice)', async () => {
     const j = job('writeCoverLetter');
-    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', steps: j.steps });
+    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', steps: j.stepsOn, profile: j.profile });
     await expect(prepareJobExtractive({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] })).rejects.toThrow('lost its worker');
     expect(j.state).toMatchObject({ stage: 'pending_cover', drafts: 1 });
-    expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] })).toEqual({ extractive: true, stage: 'prepared', score: 80 });
+    expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] })).toMatchObject({ extractive: true, stage: 'prepared', score: 80 });
     // The retry's score step only reported the stage (pending_cover: no tailoring again); its one new
     // draft is the second, as a retried writeCoverLetter activity's would be.
     expect(j.state.drafts).toBe(2);
@@ -61,7 +87,7 @@ describe('prepareJobExtractive', () => {
 
   it('on a worker with a model provider does nothing, so the workflow goes stage by stage behind the spend preflight', async () => {
     const j = job();
-    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'openai', steps: j.steps });
+    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'openai', steps: j.stepsOn, profile: j.profile });
     expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] })).toMatchObject({ extractive: false });
     expect(j.calls).toEqual([]);
     expect(j.state.stage).toBe('scored');

@@ -1,11 +1,24 @@
-import type { ExtractivePreparationActivities, PreparationSteps } from '@jobctrl/pipeline/contracts';
-import { EXTRACTIVE_PROVIDER, prepareInOrder } from '@jobctrl/pipeline/contracts';
+import { Context } from '@temporalio/activity';
+import type { ExtractivePreparationActivities, PreparationDone, PreparationSteps } from '@jobctrl/pipeline/contracts';
+import { EXTRACTIVE_PROVIDER, PREPARATION_DONE_SIGNAL, prepareInOrder } from '@jobctrl/pipeline/contracts';
+import type { StoredProfile } from '@jobctrl/shared/profile';
 
 export interface ExtractivePreparationDeps {
   /** This worker's model provider (fixed at start). */
   provider: () => string;
-  /** The stage activities themselves (scoring, tailoring, cover letter), called in-process. */
-  steps: PreparationSteps;
+  /**
+   * The stage activities themselves (scoring, tailoring, cover letter), called in-process, built on
+   * the profile reader they are given: the activity hands them one read of the profile for the job.
+   */
+  steps: (profile: () => Promise<StoredProfile>) => PreparationSteps;
+  /** Reads the stored profile (one SQLite unit of work). */
+  profile: () => Promise<StoredProfile>;
+  /** Signals a batch coordinator (default: through this activity's Temporal client). */
+  signalDone?: (workflowId: string, done: PreparationDone) => Promise<void>;
+}
+
+function signalThroughActivityClient(workflowId: string, done: PreparationDone): Promise<void> {
+  return Context.current().client.workflow.getHandle(workflowId).signal(PREPARATION_DONE_SIGNAL, done);
 }
 
 /**
@@ -18,10 +31,23 @@ export interface ExtractivePreparationDeps {
  */
 export function createExtractivePreparationActivities(deps: ExtractivePreparationDeps): ExtractivePreparationActivities {
   return {
-    async prepareJobExtractive({ jobKey, stages }) {
-      if (deps.provider() !== EXTRACTIVE_PROVIDER) return { extractive: false, stage: 'unknown', score: null };
-      const { stage, score } = await prepareInOrder(jobKey, stages, deps.steps);
-      return { extractive: true, stage, score };
+    async prepareJobExtractive({ jobKey, stages, notify }) {
+      if (deps.provider() !== EXTRACTIVE_PROVIDER) return { extractive: false, stage: 'unknown', score: null, notified: false };
+      // One read of the profile for the whole job (read when a stage first needs it) instead of one
+      // per stage: its stages are then written against one revision, the one its score is for.
+      let read: Promise<StoredProfile> | undefined;
+      const { stage, score } = await prepareInOrder(jobKey, stages, deps.steps(() => (read ??= deps.profile())));
+      // The job's stage is committed: the batch may count it and fill the lane now. Best effort, as
+      // the workflow's own signal is (the batch polls a silent job); a retry signals again, which the
+      // batch reads as the same report.
+      const signal = deps.signalDone ?? signalThroughActivityClient;
+      const notified = notify
+        ? await signal(notify.workflowId, { idempotencyKey: notify.idempotencyKey, stage, failed: false }).then(
+            () => true,
+            () => false,
+          )
+        : false;
+      return { extractive: true, stage, score, notified };
     },
   };
 }

@@ -107,8 +107,15 @@ export interface ExtractivePreparationActivities {
    * activities in the same order (prepareInOrder), each with its own fenced write, so a retry resumes
    * from the stage the job reached. `extractive` false: this worker has a model provider, nothing was
    * done, and the workflow prepares the job stage by stage (with the spend preflight) instead.
+   * With `notify`, the activity itself signals the batch (preparationDone) once the job's last stage is
+   * written, so the batch starts the next job without waiting for this workflow's next task; `notified`
+   * says whether that signal went out (the workflow sends it otherwise).
    */
-  prepareJobExtractive(input: { jobKey: string; stages: PreparationStage[] }): Promise<{ extractive: boolean; stage: string; score: number | null }>;
+  prepareJobExtractive(input: {
+    jobKey: string;
+    stages: PreparationStage[];
+    notify?: { workflowId: string; idempotencyKey: string };
+  }): Promise<{ extractive: boolean; stage: string; score: number | null; notified: boolean }>;
 }
 
 /** The four stage steps as prepareInOrder calls them (activities, or activities behind the spend preflight). */

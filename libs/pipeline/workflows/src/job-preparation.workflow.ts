@@ -57,10 +57,13 @@ export async function runPreparation(
     // Asked only for jobs started with the extractive provider (the input is part of the history, so
     // a replay asks the same question): their stages are local rules that cost nothing, so one
     // activity instead of four activities and four spend preflights, each a round trip to the server.
-    const whole = input.provider === EXTRACTIVE_PROVIDER && oneActivity() ? await extractive.prepareJobExtractive({ jobKey: input.jobKey, stages: stagesOf(input) }) : undefined;
+    // The activity also tells the batch it is done, a workflow task sooner than this workflow could.
+    const notify = input.notifyWorkflowId ? { workflowId: input.notifyWorkflowId, idempotencyKey: input.idempotencyKey } : undefined;
+    const whole =
+      input.provider === EXTRACTIVE_PROVIDER && oneActivity() ? await extractive.prepareJobExtractive({ jobKey: input.jobKey, stages: stagesOf(input), ...(notify ? { notify } : {}) }) : undefined;
     // A worker with a model provider did nothing: stage by stage, behind the spend preflight.
     const result = whole?.extractive ? { jobKey: input.jobKey, stage: whole.stage, score: whole.score } : await prepareStages(input);
-    await notifyBatch(input, { idempotencyKey: input.idempotencyKey, stage: result.stage, failed: false });
+    if (!whole?.notified) await notifyBatch(input, { idempotencyKey: input.idempotencyKey, stage: result.stage, failed: false });
     return result;
   } catch (err) {
     await CancellationScope.nonCancellable(() => notifyBatch(input, { idempotencyKey: input.idempotencyKey, stage: null, failed: true }));
