@@ -46,6 +46,11 @@ describe('compensation refresh', () => {
         expect(published?.summary).toMatchObject({ kind: expect.stringMatching(/^(base|hourly)$/), currency: expect.stringMatching(/^[A-Z]{3}$/), minYearly: expect.any(Number) });
       }
       expect(await repo.getRefresh(first.refreshId)).toMatchObject({ state: 'completed', slots: 2, failed: 0 });
+      // A posting page's JSON-LD baseSalary is one more row of its job, read at enrichment.
+      const truth = new Map(world.sim.manifest().jobs.map((j) => [j.url, j]));
+      const withPage = paid.filter((j) => truth.get(j.url)?.detailKind === 'jsonld' && !truth.get(j.url)?.private);
+      expect(withPage.length).toBeGreaterThan(0);
+      for (const job of withPage) expect((await repo.publishedFor(job.jobKey))?.rows.map((r) => r.fieldPath)).toContain('jsonld.baseSalary');
       // The job record carries it, in the API's shape: figures with the rows they came from.
       const shown = compensationView((await world.jobs.get(paid[0].jobKey))?.compensation ?? null);
       expect(shown).toMatchObject({ kind: expect.any(String), minYearly: expect.any(Number), method: 'parser' });

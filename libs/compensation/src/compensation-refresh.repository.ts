@@ -137,12 +137,12 @@ export class CompensationRefreshRepository {
    */
   async inputsFor(jobKeys: string[] | null): Promise<JobCompensationInputs[]> {
     return this.uow.run(async ({ manager }) => {
-      const jobs: Array<{ job_key: string; location: string | null; salary_text: string | null; description_text: string | null }> = [];
+      const jobs: Array<{ job_key: string; location: string | null; salary_text: string | null; description_text: string | null; page_compensation_json: string | null }> = [];
       const sources: Array<{ job_key: string; source_id: string; external_id: string; compensation_json: string | null }> = [];
       const chunks = jobKeys === null ? [null] : chunk(jobKeys, 500);
       for (const keys of chunks) {
         const where = keys === null ? '' : `WHERE job_key IN (${keys.map(() => '?').join(', ')})`;
-        jobs.push(...(await manager.query(`SELECT job_key, location, salary_text, description_text FROM jobs ${where} ORDER BY first_seen_at, job_key`, keys ?? [])));
+        jobs.push(...(await manager.query(`SELECT job_key, location, salary_text, description_text, page_compensation_json FROM jobs ${where} ORDER BY first_seen_at, job_key`, keys ?? [])));
         sources.push(...(await manager.query(`SELECT job_key, source_id, external_id, compensation_json FROM job_sources ${where} ORDER BY first_seen_at, source_id, external_id`, keys ?? [])));
       }
       const byJob = new Map<string, JobCompensationInputs['sources']>();
@@ -151,7 +151,14 @@ export class CompensationRefreshRepository {
         list.push({ sourceId: s.source_id, externalId: s.external_id, statements: s.compensation_json ? (JSON.parse(s.compensation_json) as StoredCompensationStatement[]) : null });
         byJob.set(s.job_key, list);
       }
-      const found = new Map(jobs.map((j) => [j.job_key, { jobKey: j.job_key, location: j.location, salaryText: j.salary_text, descriptionText: j.description_text, sources: byJob.get(j.job_key) ?? [] }]));
+      const found = new Map(jobs.map((j) => [j.job_key, {
+          jobKey: j.job_key,
+          location: j.location,
+          salaryText: j.salary_text,
+          descriptionText: j.description_text,
+          sources: byJob.get(j.job_key) ?? [],
+          pageStatements: j.page_compensation_json ? (JSON.parse(j.page_compensation_json) as StoredCompensationStatement[]) : null,
+        }]));
       const order = jobKeys ?? jobs.map((j) => j.job_key);
       return order.filter((k) => found.has(k)).map((k) => found.get(k) as JobCompensationInputs);
     });

@@ -69,6 +69,16 @@ describe('compensation rows of a job', () => {
     expect(new Set(rows.map((r) => `${r.sourceId}/${r.externalJobId}`))).toEqual(new Set(['s/e']));
   });
 
+  it("reads the posting page's own statements as the job's first source's", () => {
+    const rows = compensationRowsOf(
+      job({
+        sources: [{ sourceId: 'src-gh', externalId: '42', statements: [] }, { sourceId: 'src-mirror', externalId: '42', statements: null }],
+        pageStatements: [{ fieldPath: 'jsonld.baseSalary', value: { '@type': 'MonetaryAmount', currency: 'GBP', value: { minValue: 50000, maxValue: 60000, unitText: 'YEAR' } } }],
+      }),
+    );
+    expect(rows).toEqual([expect.objectContaining({ sourceId: 'src-gh', externalJobId: '42', fieldPath: 'jsonld.baseSalary', structured: expect.objectContaining({ currency: 'GBP', min: 50000, max: 60000 }) })]);
+  });
+
   it('falls back to the stored salary text when no source collected statements', () => {
     const rows = compensationRowsOf(job({ salaryText: ' €60k–€80k ' }));
     expect(rows).toEqual([expect.objectContaining({ sourceId: 'src-lever', externalJobId: 'abc', fieldPath: 'salary_text', text: '€60k–€80k', country: null })]);

@@ -34,6 +34,8 @@ export interface JobCompensationInputs {
   descriptionText: string | null;
   /** In first-seen order; `statements` null when the source predates statement collection. */
   sources: Array<{ sourceId: string; externalId: string; statements: StoredCompensationStatement[] | null }>;
+  /** What the posting page itself states (its JSON-LD baseSalary), attributed to the job's first source. */
+  pageStatements?: StoredCompensationStatement[] | null;
 }
 
 /** At most this many description sentences per job: a salary is stated once or twice, not twenty times. */
@@ -58,6 +60,12 @@ export function compensationRowsOf(job: JobCompensationInputs): CompensationSour
   }
   const first = job.sources[0];
   if (!first) return rows;
+  for (const statement of job.pageStatements ?? []) {
+    for (const row of statementRows(statement, country)) {
+      const fieldPath = row.field ?? statement.fieldPath;
+      rows.push({ ...row, sourceId: first.sourceId, externalJobId: first.externalId, fieldPath, field: fieldPath, country });
+    }
+  }
   if (rows.length === 0 && job.salaryText?.trim()) {
     rows.push({ sourceId: first.sourceId, externalJobId: first.externalId, fieldPath: 'salary_text', field: 'salary_text', text: job.salaryText.trim(), country });
   }

@@ -60,6 +60,14 @@ describe('structured shapes', () => {
 });
 
 describe('summarizeCompensation', () => {
+  it("prefers the board's API field to the posting page's JSON-LD, even when the page states its interval", () => {
+    const summary = summarizeCompensation(decide([
+      ...jsonLdBaseSalaryRows({ '@type': 'MonetaryAmount', currency: 'USD', value: { minValue: 100000, maxValue: 120000, unitText: 'YEAR' } }),
+      ...greenhouseRows([{ min_cents: 10000000, max_cents: 12000000, currency_type: 'USD' }]),
+    ]));
+    expect(summary).toMatchObject({ field: 'greenhouse.pay_input_ranges[0]', min: 100000, max: 120000 });
+  });
+
   it('chooses base over OTE, whatever the order', () => {
     const summary = summarizeCompensation(decide([
       { text: '$120K-$150K OTE (On-Target Earnings)', field: 'description' },

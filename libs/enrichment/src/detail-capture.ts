@@ -35,19 +35,20 @@ export async function warmDetailCapture(deps: Pick<DetailCaptureDeps, 'cpu'>): P
  * and the job's idempotency key when it just became ready to score.
  */
 export async function captureDetail(deps: DetailCaptureDeps, job: EnrichmentCandidate, signal: AbortSignal, now: () => number = Date.now): Promise<{ outcome: EnrichmentOutcome; ready: string | null }> {
-  const { employer, ...fetched } = await fetchDetail(deps, job.url, signal);
+  const { employer, pageCompensation, ...fetched } = await fetchDetail(deps, job.url, signal);
   const outcome = fetched.status === 'failed_retryable' ? settleRetryableFailure(fetched, job.attempts + 1, deps.retry ?? DEFAULT_ENRICHMENT_RETRY, now()) : fetched;
   // The employer's own name on the page (JSON-LD hiringOrganization) replaces a board token in the
   // same write that moves the job on, so scoring and letters see it; a name the source gave is kept.
-  const ready = await deps.jobs.recordEnrichment(job.jobKey, { ...outcome, employer });
+  // The pay the page states is kept beside it for the compensation refresh.
+  const ready = await deps.jobs.recordEnrichment(job.jobKey, { ...outcome, employer, pageCompensation });
   return { outcome, ready };
 }
 
-async function fetchDetail(deps: DetailCaptureDeps, url: string, signal: AbortSignal): Promise<EnrichmentOutcome & { employer?: string | null }> {
+async function fetchDetail(deps: DetailCaptureDeps, url: string, signal: AbortSignal): Promise<EnrichmentOutcome & { employer?: string | null; pageCompensation?: DetailPageParse['compensation'] }> {
   try {
     const html = await deps.http.getText(url, { signal });
     const parsed = await deps.cpu.run<string, DetailPageParse>(PARSER, 'parseDetailPage', html, { signal });
-    if (parsed.method !== 'needs_browser') return { status: 'enriched', method: parsed.method, descriptionText: parsed.descriptionText, employer: parsed.employer };
+    if (parsed.method !== 'needs_browser') return { status: 'enriched', method: parsed.method, descriptionText: parsed.descriptionText, employer: parsed.employer, pageCompensation: parsed.compensation };
     if (!deps.renderer) {
       return { status: 'failed', method: parsed.method, error: 'page renders its content with JavaScript and no browser is configured', employer: parsed.employer };
     }
@@ -56,7 +57,7 @@ async function fetchDetail(deps: DetailCaptureDeps, url: string, signal: AbortSi
     const rendered = await deps.renderer.render(url, { signal, html });
     const again = await deps.cpu.run<string, DetailPageParse>(PARSER, 'parseDetailPage', rendered, { signal });
     if (again.method === 'needs_browser') return { status: 'failed', method: 'browser', error: 'page had no readable content even after rendering' };
-    return { status: 'enriched', method: 'browser', descriptionText: again.descriptionText, employer: again.employer ?? parsed.employer };
+    return { status: 'enriched', method: 'browser', descriptionText: again.descriptionText, employer: again.employer ?? parsed.employer, pageCompensation: again.compensation ?? parsed.compensation };
   } catch (err) {
     if (signal.aborted) throw err;
     const e = err as { code?: string; retryable?: boolean; message?: string };

@@ -7,6 +7,11 @@ export interface DetailPageParse {
   title: string | null;
   /** The employer the page's JSON-LD names (hiringOrganization), whatever the description came from. */
   employer: string | null;
+  /**
+   * The pay the page's JSON-LD states, raw (`jsonld.baseSalary`), for the compensation refresh; empty
+   * when the page's JobPosting states none; null when the page has no JobPosting to say anything.
+   */
+  compensation: Array<{ fieldPath: string; value: unknown }> | null;
 }
 
 /** Below this much readable text a page is a shell that only a browser can fill in. */
@@ -20,10 +25,11 @@ export const MIN_READABLE_CHARS = 200;
 export function parseDetailPage(html: string): DetailPageParse {
   const posting = extractJobPostingFromJsonLd(html);
   const employer = posting?.hiringOrganization ?? null;
-  if (posting?.description) return { method: 'json_ld', descriptionText: posting.description, title: posting.title ?? null, employer };
+  const compensation = posting ? (posting.baseSalaryRaw !== undefined ? [{ fieldPath: 'jsonld.baseSalary', value: posting.baseSalaryRaw }] : []) : null;
+  if (posting?.description) return { method: 'json_ld', descriptionText: posting.description, title: posting.title ?? null, employer, compensation };
   const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
   const withoutScripts = body.replace(/<script[\s\S]*?<\/script>/gi, ' ').replace(/<style[\s\S]*?<\/style>/gi, ' ');
   const text = htmlToReadableText(withoutScripts).trim();
-  if (text.length >= MIN_READABLE_CHARS) return { method: 'readable_text', descriptionText: text, title: null, employer };
-  return { method: 'needs_browser', descriptionText: null, title: null, employer };
+  if (text.length >= MIN_READABLE_CHARS) return { method: 'readable_text', descriptionText: text, title: null, employer, compensation };
+  return { method: 'needs_browser', descriptionText: null, title: null, employer, compensation };
 }

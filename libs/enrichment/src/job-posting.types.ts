@@ -22,6 +22,8 @@ export interface JobPostingFields {
   /** Where remote applicants must be (applicantLocationRequirements names), if stated. */
   applicantLocations: string[];
   baseSalary?: JobPostingSalary;
+  /** The `baseSalary` MonetaryAmount exactly as the page published it (the compensation refresh reads it). */
+  baseSalaryRaw?: unknown;
   directApply?: boolean;
   identifier?: string;
 }

@@ -41,6 +41,7 @@ describe('extractJobPostingFromJsonLd', () => {
       remote: true,
       applicantLocations: ['Germany'],
       baseSalary: { currency: 'EUR', min: 70000, max: 90000, unitText: 'YEAR' },
+      baseSalaryRaw: fullPosting.baseSalary,
       directApply: true,
       identifier: 'REQ-123',
     });

@@ -140,8 +140,11 @@ function toJobPostingFields(node: JsonObject, nodes: ReadonlyMap<string, JsonObj
   if (validThrough) fields.validThrough = validThrough;
   const organisation = asArray(node['hiringOrganization']).map((o) => organisationName(o, nodes)).find(isNonEmpty);
   if (organisation) fields.hiringOrganization = organisation;
-  const salary = asArray(node['baseSalary']).map(toSalary).find((s) => s !== undefined);
-  if (salary) fields.baseSalary = salary;
+  const rawSalary = asArray(node['baseSalary']).find((s) => toSalary(s) !== undefined);
+  if (rawSalary !== undefined) {
+    fields.baseSalary = toSalary(rawSalary) as JobPostingSalary;
+    fields.baseSalaryRaw = rawSalary;
+  }
   const directApply = toBoolean(node['directApply']);
   if (directApply !== undefined) fields.directApply = directApply;
   const identifier = asArray(node['identifier']).map(identifierValue).find(isNonEmpty);

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { looksLikeBoardToken } from './employer-name.rules';
-import type { EnrichmentCandidate, EnrichmentStatus, JobListFilter, JobRecord, JobStage, ObservedPosting, PrepStatus } from './job.model';
+import type { CompensationStatement, EnrichmentCandidate, EnrichmentStatus, JobListFilter, JobRecord, JobStage, ObservedPosting, PrepStatus } from './job.model';
 
 /**
  * How long a claimed enrichment retry is held by whoever took it. Longer than one detail capture can
@@ -216,7 +216,17 @@ export class JobRepository {
    */
   async recordEnrichment(
     jobKey: string,
-    outcome: { status: EnrichmentStatus; method?: string; error?: string; descriptionText?: string | null; descriptionHtml?: string | null; nextAttemptAt?: number; employer?: string | null },
+    outcome: {
+      status: EnrichmentStatus;
+      method?: string;
+      error?: string;
+      descriptionText?: string | null;
+      descriptionHtml?: string | null;
+      nextAttemptAt?: number;
+      employer?: string | null;
+      /** The pay statements the posting page states (its JSON-LD baseSalary, raw); null/absent: the page said nothing. */
+      pageCompensation?: CompensationStatement[] | null;
+    },
     now = Date.now(),
   ): Promise<string | null> {
     return this.uow.run(({ transaction }) =>
@@ -227,10 +237,11 @@ export class JobRepository {
           `UPDATE jobs SET enrichment_status = ?, enrichment_method = COALESCE(?, enrichment_method), enrichment_error = ?,
              enrichment_attempts = enrichment_attempts + 1, enrichment_next_attempt_at = ?,
              description_text = COALESCE(?, description_text), description_html = COALESCE(?, description_html),
+             page_compensation_json = COALESCE(?, page_compensation_json),
              stage = CASE WHEN ? AND stage = 'pending_enrichment' THEN 'pending_score' ELSE stage END, updated_at = ?
            WHERE job_key = ?`,
           [outcome.status, outcome.method ?? null, outcome.error ?? null, moveOn ? null : (outcome.nextAttemptAt ?? now),
-            outcome.descriptionText ?? null, outcome.descriptionHtml ?? null, moveOn ? 1 : 0, now, jobKey],
+            outcome.descriptionText ?? null, outcome.descriptionHtml ?? null, outcome.pageCompensation ? JSON.stringify(outcome.pageCompensation) : null, moveOn ? 1 : 0, now, jobKey],
         );
         const rows: Array<{ idempotency_key: string; stage: string }> = await m.query(`SELECT idempotency_key, stage FROM jobs WHERE job_key = ?`, [jobKey]);
         return rows[0]?.stage === 'pending_score' ? rows[0].idempotency_key : null;
