@@ -21,9 +21,10 @@ import { describe, freshDb, seedJobs, slotReport, stageCounts, startBenchWorker 
  * 2 and stand in a final stage (scored below the threshold, or prepared), else the bench exits 1.
  *
  * With no model latency at all, jobs_per_s is the per-job overhead of preparation itself: the batch
- * coordinator, one prep-{key} workflow per job, its stage activities, SQLite writes and the spend
- * preflights. Where it goes is reported from the histories (per activity type running and slot-wait
- * means; per prep workflow its length, workflow tasks and local activities).
+ * coordinator, one prep-{key} workflow per job, its one prepareJobExtractive activity (the stages in
+ * one activity, no spend preflight: the extractive provider, captured at the job's start) and SQLite.
+ * Where it goes is reported from the histories (per activity type running and slot-wait means; per prep
+ * workflow its length, workflow tasks and local activities).
  */
 export interface RescoreBenchOptions {
   jobs: number;
