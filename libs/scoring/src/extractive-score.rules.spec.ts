@@ -120,4 +120,28 @@ describe('scoreJobExtractive', () => {
     expect(first.rationale).toContain('Skills: 2 of 3 skills mentioned in the description matched (67%); matched: React, TypeScript; missing: GraphQL.');
     expect(first.rationale).toContain('Location: remote role fits the profile.');
   });
+
+  describe('pay component (extractive-v2)', () => {
+    const profile: ScoringProfile = { skills: ['TypeScript'], titles: ['Backend Engineer'], minimumSalary: 100_000, salaryCurrency: 'USD' };
+    const job: ScoringJob = { title: 'Backend Engineer', description: 'We use TypeScript.', requirements: ['TypeScript'] };
+
+    it('counts pay at or above the minimum fully and lower pay in proportion, with weight 0.15', () => {
+      const met = scoreJobExtractive(profile, { ...job, pay: { currency: 'USD', yearly: 120_000 } });
+      expect(met.components.pay).toBe(1);
+      expect(met.score).toBe(100);
+      const low = scoreJobExtractive(profile, { ...job, pay: { currency: 'USD', yearly: 50_000 } });
+      expect(low.components.pay).toBe(0.5);
+      // (0.60×1 + 0.25×1 + 0.15×0.5) / 1.00
+      expect(low.score).toBe(93);
+      expect(low.rationale).toContain('Pay: up to USD 50,000 a year, below the minimum USD 100,000 (50%).');
+    });
+
+    it('leaves pay out when either side is silent or the currencies differ, so those jobs score as in extractive-v1', () => {
+      const base = scoreJobExtractive({ ...profile, minimumSalary: undefined }, { ...job, pay: { currency: 'USD', yearly: 10_000 } });
+      expect(base.components.pay).toBeUndefined();
+      expect(scoreJobExtractive(profile, job).components.pay).toBeUndefined();
+      expect(scoreJobExtractive(profile, { ...job, pay: { currency: 'EUR', yearly: 10_000 } }).components.pay).toBeUndefined();
+      expect(scoreJobExtractive(profile, { ...job, pay: { currency: 'EUR', yearly: 10_000 } }).score).toBe(base.score);
+    });
+  });
 });

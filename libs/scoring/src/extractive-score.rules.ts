@@ -7,7 +7,7 @@ import { defaultSkillIndex, findMentionedSkills, normaliseTerm, skillPattern, ti
  * be stable: the same inputs always give the same score, and every change to the rules below must
  * bump EXTRACTIVE_FORMULA_VERSION so stored scores can be compared or recomputed.
  *
- * Formula (extractive-v1):
+ * Formula (extractive-v2):
  *
  *   requirements R = job.requirements when given (non-empty), otherwise the vocabulary skills and
  *                    profile skills found in the job description (see skill.vocabulary.ts in
@@ -21,9 +21,14 @@ import { defaultSkillIndex, findMentionedSkills, normaliseTerm, skillPattern, ti
  *                    1   when the job is remote and the profile does not refuse remote,
  *                    0.5 when the job is remote but the profile prefers on-site (remote === false),
  *                    0   otherwise                     (only when both sides state something)
+ *   P (pay)        = min(1, job pay / profile minimumSalary), the job's pay being its annualised
+ *                    figure (top of the range, else its floor) from its published compensation
+ *                    (only when the profile states minimumSalary and salaryCurrency, and the job
+ *                    states a figure in that currency: pay in another currency is not compared)
  *
  *   score = round(100 × Σ wᵢ·cᵢ / Σ wᵢ) over the available components,
- *           with weights w_S = 0.60, w_T = 0.25, w_L = 0.15; 0 when no component is available.
+ *           with weights w_S = 0.60, w_T = 0.25, w_L = 0.15, w_P = 0.15; 0 when no component is
+ *           available. (extractive-v1 had no P: a job or profile without pay scores as it did.)
  *
  * Unavailable components are left out and the remaining weights renormalised, so a posting that
  * says nothing about location is neither rewarded nor penalised for it. Requirements extracted
@@ -31,9 +36,10 @@ import { defaultSkillIndex, findMentionedSkills, normaliseTerm, skillPattern, ti
  * skills), which makes S optimistic for descriptions full of niche tools; model scoring exists to
  * cover that.
  */
-export const EXTRACTIVE_FORMULA_VERSION = 'extractive-v1';
+export const EXTRACTIVE_FORMULA_VERSION = 'extractive-v2';
 
-export const EXTRACTIVE_WEIGHTS = { skills: 0.6, title: 0.25, location: 0.15 } as const;
+export const EXTRACTIVE_WEIGHTS = { skills: 0.6, title: 0.25, location: 0.15, pay: 0.15 } as const;
+const COMPONENTS = ['skills', 'title', 'location', 'pay'] as const;
 
 export interface ScoringProfile {
   skills: string[];
@@ -41,6 +47,9 @@ export interface ScoringProfile {
   locations?: string[];
   /** True when the candidate wants remote work; false when they prefer on-site; absent = no preference. */
   remote?: boolean;
+  /** The least yearly pay the candidate wants, in salaryCurrency (both needed for the pay component). */
+  minimumSalary?: number;
+  salaryCurrency?: string;
 }
 
 export interface ScoringJob {
@@ -50,6 +59,8 @@ export interface ScoringJob {
   requirements?: string[];
   location?: string;
   remote?: boolean;
+  /** The job's annualised pay from its published compensation (top of the range, else the floor). */
+  pay?: { currency: string; yearly: number };
 }
 
 export interface ExtractiveScore {
@@ -62,7 +73,7 @@ export interface ExtractiveScore {
   rationale: string;
   formulaVersion: string;
   /** Each available component in 0..1 (absent = not applicable), for display and auditing. */
-  components: { skills?: number; title?: number; location?: number };
+  components: { skills?: number; title?: number; location?: number; pay?: number };
   /** Where the requirements came from. */
   requirementsSource: 'job' | 'description';
 }
@@ -88,10 +99,12 @@ export function scoreJobExtractive(profile: ScoringProfile, job: ScoringJob): Ex
   if (title) components.title = title.value;
   const location = locationFit(profile, job);
   if (location) components.location = location.value;
+  const pay = payFit(profile, job);
+  if (pay) components.pay = pay.value;
 
   let weighted = 0;
   let weightSum = 0;
-  for (const name of ['skills', 'title', 'location'] as const) {
+  for (const name of COMPONENTS) {
     const value = components[name];
     if (value === undefined) continue;
     weighted += EXTRACTIVE_WEIGHTS[name] * value;
@@ -104,6 +117,7 @@ export function scoreJobExtractive(profile: ScoringProfile, job: ScoringJob): Ex
     skillsSentence(requirements.length, matched, missing, requirementsSource),
     title ? title.explanation : 'Title: not compared (no target titles in profile).',
     location ? location.explanation : 'Location: not compared (not stated on both sides).',
+    pay ? pay.explanation : 'Pay: not compared (no minimum salary in the profile, or no figure in its currency in the posting).',
     formulaSentence(score, components, weightSum),
   ].join(' ');
 
@@ -213,6 +227,17 @@ function locationFit(profile: ScoringProfile, job: ScoringJob): ComponentResult 
   return { value: 0, explanation: `Location: on-site in ${where}, ${reason}.` };
 }
 
+function payFit(profile: ScoringProfile, job: ScoringJob): ComponentResult | undefined {
+  const minimum = profile.minimumSalary;
+  const currency = profile.salaryCurrency?.toUpperCase();
+  if (!minimum || minimum <= 0 || !currency || !job.pay || job.pay.currency.toUpperCase() !== currency) return undefined;
+  const value = Math.min(1, Math.max(0, job.pay.yearly / minimum));
+  const figure = (n: number) => `${currency} ${Math.round(n).toLocaleString('en-US')}`;
+  return value >= 1
+    ? { value: 1, explanation: `Pay: up to ${figure(job.pay.yearly)} a year meets the minimum ${figure(minimum)}.` }
+    : { value, explanation: `Pay: up to ${figure(job.pay.yearly)} a year, below the minimum ${figure(minimum)} (${percent(value)}).` };
+}
+
 function skillsSentence(total: number, matched: string[], missing: string[], source: 'job' | 'description'): string {
   if (total === 0) return 'Skills: no recognisable requirements in the posting, so skills were not scored.';
   const from = source === 'job' ? 'listed requirements' : 'skills mentioned in the description';
@@ -224,7 +249,7 @@ function skillsSentence(total: number, matched: string[], missing: string[], sou
 
 function formulaSentence(score: number, components: ExtractiveScore['components'], weightSum: number): string {
   if (weightSum === 0) return `Score 0: nothing comparable (${EXTRACTIVE_FORMULA_VERSION}).`;
-  const terms = (['skills', 'title', 'location'] as const)
+  const terms = COMPONENTS
     .filter((name) => components[name] !== undefined)
     .map((name) => `${EXTRACTIVE_WEIGHTS[name].toFixed(2)}×${(components[name] as number).toFixed(2)}`);
   return `Score ${score} = round(100 × (${terms.join(' + ')}) / ${weightSum.toFixed(2)}) (${EXTRACTIVE_FORMULA_VERSION}).`;

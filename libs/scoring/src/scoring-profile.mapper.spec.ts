@@ -4,13 +4,18 @@ import { scoreJobExtractive } from './extractive-score.rules';
 import { scoringProfileFrom } from './scoring-profile.mapper';
 
 describe('scoringProfileFrom', () => {
-  it('takes skills, target titles, locations and the remote preference', () => {
+  it('takes skills, target titles, locations, the remote preference and the minimum salary', () => {
     expect(scoringProfileFrom(sampleProfile())).toEqual({
       skills: sampleProfile().skills,
       titles: ['Backend Engineer', 'Platform Engineer'],
       locations: ['Toronto, Canada'],
       remote: true,
+      minimumSalary: 150000,
+      salaryCurrency: 'CAD',
     });
+    const noCurrency = sampleProfile();
+    delete noCurrency.preferences.salaryCurrency;
+    expect(scoringProfileFrom(noCurrency)).toMatchObject({ minimumSalary: 150000, salaryCurrency: 'USD' });
   });
 
   it('leaves remote out when the profile states no preference, and copies arrays', () => {

@@ -14,5 +14,10 @@ export function scoringProfileFrom(profile: Profile): ScoringProfile {
     locations: [...profile.preferences.locations],
   };
   if (profile.preferences.remote !== undefined) result.remote = profile.preferences.remote;
+  if (profile.preferences.minimumSalary !== undefined) {
+    result.minimumSalary = profile.preferences.minimumSalary;
+    // The profile's documented default: a minimum without a currency is in USD.
+    result.salaryCurrency = profile.preferences.salaryCurrency ?? 'USD';
+  }
   return result;
 }

@@ -44,4 +44,24 @@ describe('scoreJob', () => {
       await sim.close();
     }
   });
+
+  it("weighs the job's published pay against the profile's minimum salary (extractive)", async () => {
+    const { uow, jobs, prep } = await openJobStore(dbs.file('scoring-pay'));
+    const profiles = new ProfileRepository(uow);
+    await profiles.put(sampleProfile()); // minimum CAD 150,000
+    await seedEnrichedJob(jobs, { jobKey: 'j1', ...samplePosting() });
+    await uow.run(({ manager }) =>
+      manager.query(
+        `INSERT INTO job_compensation (job_key, refresh_id, kind, currency, interval, min, max, min_yearly, max_yearly, confidence, method, summary_json, rows_json, published_at)
+         VALUES ('j1', 'r', 'base', 'CAD', 'year', 60000, 75000, 60000, 75000, 0.98, 'parser', ?, '[]', 0)`,
+        [JSON.stringify({ kind: 'base', currency: 'CAD', interval: 'year', min: 60000, max: 75000, minYearly: 60000, maxYearly: 75000 })],
+      ),
+    );
+    const llm = new LlmRuntime({ provider: 'extractive', prices: {}, timeoutMs: 1000, ledger: new SpendLedgerRepository(uow), ceilingUsd: () => 0 });
+    const activities = createScoringActivities({ jobs, prep, profile: () => profiles.get(), llm, threshold: () => 60 });
+    await new MockActivityEnvironment().run(activities.scoreJob, { jobKey: 'j1' });
+    const detail = (await jobs.get('j1'))?.scoreDetail as { components: { pay?: number }; rationale: string };
+    expect(detail.components.pay).toBe(0.5);
+    expect(detail.rationale).toContain('Pay: up to CAD 75,000 a year, below the minimum CAD 150,000 (50%).');
+  });
 });

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { ScoringActivities } from '@jobctrl/pipeline/contracts';
-import { requireJob, type JobRepository, type PreparationRepository } from '@jobctrl/shared/jobs';
+import { requireJob, type JobRecord, type JobRepository, type PreparationRepository } from '@jobctrl/shared/jobs';
 import { activityCaller, toSpendfulFailure, type LlmRuntime } from '@jobctrl/shared/llm';
 import type { StoredProfile } from '@jobctrl/shared/profile';
 import { scoreJobExtractive } from './extractive-score.rules';
@@ -32,7 +32,8 @@ export function createScoringActivities(deps: ScoringActivityDeps): ScoringActiv
         const stale = job.stage !== 'pending_enrichment' && (job.scoreProfileRevision ?? -1) < revision;
         if (!allowScore || (job.stage !== 'pending_score' && !stale)) return { score: job.score, stage: job.stage, rescored: false };
 
-        const posting = { title: job.title, company: job.company, description: job.descriptionText ?? '', location: job.location ?? undefined, remote: job.remote ?? undefined };
+        const pay = payOf(job);
+        const posting = { title: job.title, company: job.company, description: job.descriptionText ?? '', location: job.location ?? undefined, remote: job.remote ?? undefined, ...(pay ? { pay } : {}) };
         const client = deps.llm.clientFor({ jobKey, ...activityCaller(Context.current()) });
         const detail = client
           ? { ...(await scoreJobWithModel(client, profile, posting)).result, provider: client.provider, model: client.model }
@@ -47,4 +48,15 @@ export function createScoringActivities(deps: ScoringActivityDeps): ScoringActiv
       }
     },
   };
+}
+
+/**
+ * The job's annualised pay for the score's pay component: its published compensation's figure (top of
+ * the range, else the floor) in its currency; undefined while none is published or it states none.
+ */
+export function payOf(job: Pick<JobRecord, 'compensation'>): { currency: string; yearly: number } | undefined {
+  const summary = job.compensation?.summary;
+  const currency = summary?.['currency'];
+  const yearly = summary?.['maxYearly'] ?? summary?.['minYearly'];
+  return typeof currency === 'string' && typeof yearly === 'number' && Number.isFinite(yearly) ? { currency, yearly } : undefined;
 }
