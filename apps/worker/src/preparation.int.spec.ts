@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
 import type { JobPipelineInput, JobPipelineResult, PipelineStage } from '@jobctrl/pipeline/contracts';
-import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId, PREP_BATCH_OVERLAP_PATCH, PREP_EXTRACTIVE_PATCH, PREP_STAGED_PATCH, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import {
+  PIPELINE_WORKFLOW_TYPE,
+  pipelineWorkflowId,
+  PREP_BATCH_OVERLAP_PATCH,
+  PREP_BATCH_THROTTLED_PROGRESS_PATCH,
+  PREP_EXTRACTIVE_PATCH,
+  PREP_STAGED_PATCH,
+  PREPARATION_WORKFLOW_TYPE,
+  prepWorkflowId,
+} from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { PreparationRepository, type JobRecord, type ObservedPosting } from '@jobctrl/shared/jobs';
 import { PipelineRunRepository } from '@jobctrl/runs';
@@ -263,24 +272,7 @@ describe('Preparation against the board simulator', () => {
   it('a batch writes its progress beside the starts that refill its lanes (one round trip, not two), and replays histories recorded before that marker', async () => {
     const v1 = await testSupportBundle('batch-v1.workflows.ts');
     // Score-only over four stored jobs, one lane: every finished job makes room for the next.
-    const record = async (bundle: WorkerOptions['workflowBundle']) => {
-      const s = await setup({ jobsPerBoard: 1, workflowBundle: bundle });
-      try {
-        const keys = [1, 2, 3, 4].map((i) => ({ jobKey: `j${i}`, idempotencyKey: `overlap-${i}-${s.taskQueue}` }));
-        await s.jobs.recordObservations('r1', 'test', keys.map(({ jobKey, idempotencyKey }, i) => fittingPosting(jobKey, idempotencyKey, i + 1)));
-        for (const { jobKey } of keys) await s.jobs.recordEnrichment(jobKey, { status: 'enriched' });
-        return await s.jw.worker.runUntil(async () => {
-          const { handle } = await startPipeline(s.uow, s.taskQueue, ['score'], { internalConcurrency: 1 });
-          const result = (await handle.result()) as JobPipelineResult;
-          expect(result.preparation).toMatchObject({ failed: 0 });
-          expect(result.preparation?.completed).toBe(result.preparation?.selected);
-          expect(result.preparation?.selected).toBeGreaterThan(2);
-          return handle.fetchHistory();
-        });
-      } finally {
-        await s.cleanup();
-      }
-    };
+    const record = (bundle: WorkerOptions['workflowBundle']) => recordScoreBatch(bundle, 'overlap', { batchProgressIntervalMs: 0 });
     const together = (h: History) => scheduledPerTask(h).filter((types) => types.includes('recordPreparationProgress') && types.includes('startPreparations')).length;
 
     const oldHistory = await record(v1);
@@ -294,6 +286,44 @@ describe('Preparation against the board simulator', () => {
     await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);
     await expect(Worker.runReplayHistory({ workflowBundle: v1 }, history)).rejects.toThrow();
   }, 180_000);
+
+  it('a batch whose jobs keep finishing writes its progress at most once per interval, always its last counts, and replays histories recorded before that marker', async () => {
+    const v2 = await testSupportBundle('batch-v2.workflows.ts');
+    const progressWrites = (h: History) => scheduledPerTask(h).flat().filter((type) => type === 'recordPreparationProgress').length;
+
+    // Before: a write per finished job (and the one after the selection).
+    const oldHistory = await recordScoreBatch(v2, 'throttle', { batchProgressIntervalMs: 3_600_000 });
+    expect(patches(oldHistory)).not.toContain(PREP_BATCH_THROTTLED_PROGRESS_PATCH);
+    expect(progressWrites(oldHistory)).toBe(5);
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, oldHistory);
+
+    // An interval longer than the batch: the write after the selection and the last counts only.
+    const history = await recordScoreBatch(suite.bundle, 'throttle', { batchProgressIntervalMs: 3_600_000 });
+    expect(patches(history)).toContain(PREP_BATCH_THROTTLED_PROGRESS_PATCH);
+    expect(progressWrites(history)).toBe(2);
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);
+    await expect(Worker.runReplayHistory({ workflowBundle: v2 }, history)).rejects.toThrow();
+  }, 180_000);
+
+  /** A score-only batch over four stored jobs, one lane; checks its result and the run's last progress, returns its history. */
+  async function recordScoreBatch(bundle: WorkerOptions['workflowBundle'], name: string, extra: Partial<JobPipelineInput>): Promise<History> {
+    const s = await setup({ jobsPerBoard: 1, workflowBundle: bundle });
+    try {
+      const keys = [1, 2, 3, 4].map((i) => ({ jobKey: `j${i}`, idempotencyKey: `${name}-${i}-${s.taskQueue}` }));
+      await s.jobs.recordObservations('r1', 'test', keys.map(({ jobKey, idempotencyKey }, i) => fittingPosting(jobKey, idempotencyKey, i + 1)));
+      for (const { jobKey } of keys) await s.jobs.recordEnrichment(jobKey, { status: 'enriched' });
+      return await s.jw.worker.runUntil(async () => {
+        const { runId, handle } = await startPipeline(s.uow, s.taskQueue, ['score'], { internalConcurrency: 1, ...extra });
+        const result = (await handle.result()) as JobPipelineResult;
+        expect(result.preparation).toMatchObject({ selected: 4, completed: 4, failed: 0 });
+        expect((await new PipelineRunRepository(s.uow).get(runId))?.preparation).toEqual({ selected: 4, completed: 4, failed: 0 });
+        return handle.fetchHistory();
+      });
+    } finally {
+      await s.cleanup();
+    }
+  }
+
   it('an extractive profile update prepares each job in one activity (no spend preflight), leaving exactly the stages and artifacts of the stage-by-stage path, and replays histories recorded before that marker', async () => {
     const v1 = await testSupportBundle('prep-v1.workflows.ts');
     // Six stored jobs scored against revision 1; the update (revision 2) re-prepares all of them, two

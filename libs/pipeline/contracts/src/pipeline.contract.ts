@@ -78,6 +78,8 @@ export interface JobPipelineInput {
   batchHistoryLimit?: number;
   /** Targets a batch reads from its frozen selection at a time (default 100; small values exercise paging in tests). */
   batchPageSize?: number;
+  /** Least time between two progress writes of a batch while its jobs keep finishing (default 1,000 ms). */
+  batchProgressIntervalMs?: number;
   /** Set by continue-as-new: discovery is done and the batch resumes from here. */
   resume?: { batch: PreparationBatchState; discover?: DiscoverWorkflowResult };
 }

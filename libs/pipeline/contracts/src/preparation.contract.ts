@@ -28,6 +28,12 @@ export const PREP_BATCH_PAGED_PATCH = 'prep-batch-paged-targets-v1';
 export const PREP_BATCH_OVERLAP_PATCH = 'prep-batch-overlapped-progress-v1';
 
 /**
+ * Marks batch histories that write their progress at most once per progress interval while jobs
+ * keep finishing (the last counts always go out); older histories replay with a write per round.
+ */
+export const PREP_BATCH_THROTTLED_PROGRESS_PATCH = 'prep-batch-throttled-progress-v1';
+
+/**
  * Marks preparation histories whose job, started with the extractive provider captured in its input,
  * ran every stage in one prepareJobExtractive activity (no spend preflight: nothing can be spent).
  * Histories recorded before it replay stage by stage.

@@ -14,10 +14,10 @@ export async function jobPipelineWorkflow(input: JobPipelineInput): Promise<JobP
 }
 
 /**
- * The workflow body. `overlappedProgress` is the batch's patch marker in production; the replay test
- * passes the pre-marker behaviour to record an old history.
+ * The workflow body. `overlappedProgress` and `throttledProgress` are the batch's patch markers in
+ * production; the replay tests pass the pre-marker behaviour to record old histories.
  */
-export async function runJobPipeline(input: JobPipelineInput, overlappedProgress?: () => boolean): Promise<JobPipelineResult> {
+export async function runJobPipeline(input: JobPipelineInput, overlappedProgress?: () => boolean, throttledProgress?: () => boolean): Promise<JobPipelineResult> {
   // A continued execution is the same run: its lifecycle was started by the first one.
   if (!input.resume) await recordLifecycle('started', { runId: input.runId, stages: input.stages });
   const result: JobPipelineResult = { runId: input.runId, state: 'completed', ...(input.resume?.discover ? { discover: input.resume.discover } : {}) };
@@ -31,7 +31,7 @@ export async function runJobPipeline(input: JobPipelineInput, overlappedProgress
     }
     const stages = PREPARATION_STAGES.filter((s): s is PreparationStage => (input.stages as string[]).includes(s));
     if (stages.length > 0) {
-      result.preparation = await runPreparationBatch(input, stages, result.discover, overlappedProgress);
+      result.preparation = await runPreparationBatch(input, stages, result.discover, overlappedProgress, throttledProgress);
     }
     await recordLifecycle('completed', { ...result });
     return result;

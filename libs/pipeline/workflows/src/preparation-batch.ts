@@ -13,7 +13,7 @@ import type {
 } from '@jobctrl/pipeline/contracts';
 import { activityOptions, PENDING_STAGE_OF, PREPARATION_DONE_SIGNAL } from '@jobctrl/pipeline/contracts';
 import { checkBudget } from './spend.helpers';
-import { PREP_BATCH_OVERLAP_PATCH, PREP_BATCH_PAGED_PATCH } from '@jobctrl/pipeline/contracts';
+import { PREP_BATCH_OVERLAP_PATCH, PREP_BATCH_PAGED_PATCH, PREP_BATCH_THROTTLED_PROGRESS_PATCH } from '@jobctrl/pipeline/contracts';
 
 const control = proxyActivities<PreparationBatchActivities>(activityOptions('preparationBatchControl'));
 
@@ -25,6 +25,8 @@ const HISTORY_LIMIT = 8_000;
 const MAX_STARTS = 3;
 /** Targets read from the frozen selection at a time: bounds workflow state and continue-as-new input. */
 const PAGE = 100;
+/** Least time between two progress writes while jobs keep finishing. */
+const PROGRESS_INTERVAL_MS = 1_000;
 
 const preparationDone = defineSignal<[PreparationDone]>(PREPARATION_DONE_SIGNAL);
 
@@ -39,12 +41,20 @@ export async function runPreparationBatch(
   stages: PreparationStage[],
   discover?: DiscoverWorkflowResult,
   overlapped: () => boolean = () => patched(PREP_BATCH_OVERLAP_PATCH),
+  throttled: () => boolean = () => patched(PREP_BATCH_THROTTLED_PROGRESS_PATCH),
 ): Promise<PreparationBatchResult> {
   const { runId, spendRecheckSeconds } = pipeline;
   // A finished job used to cost its lane two activity round trips before the next job started: the
   // progress write, then the start. Overlapped, the write rides along with the start (both at once).
   // Asked once, before the first command, so every execution of the chain decides the same way.
   const overlap = overlapped();
+  // Throttled: while jobs keep finishing, at most one progress write per interval instead of one
+  // activity per finished job (a fast extractive batch finishes many jobs a second); a write held
+  // back goes out at a later round — at the latest after the next poll interval — and the last
+  // counts always go out. Workflow time (Date.now() in a workflow) is deterministic.
+  const throttle = overlap && throttled();
+  const progressEvery = throttle ? (pipeline.batchProgressIntervalMs ?? PROGRESS_INTERVAL_MS) : 0;
+  let progressAt = Date.now();
   let progressDue = false;
   const resume = pipeline.resume?.batch;
   // How the jobs this batch started ended, as they reported it (a job attached to an execution
@@ -97,8 +107,10 @@ export async function runPreparationBatch(
     }
     const starting: ActivePreparation[] = state.queue.splice(0, Math.max(0, room)).map((t) => ({ ...t, starts: 'starts' in t ? (t as ActivePreparation).starts : 0 }));
     for (const job of starting) reported.delete(job.idempotencyKey);
+    const writeProgress = progressDue && Date.now() - progressAt >= progressEvery;
+    if (writeProgress) progressAt = Date.now();
     await Promise.all([
-      progressDue ? reportProgress(runId, state) : undefined,
+      writeProgress ? reportProgress(runId, state) : undefined,
       starting.length > 0
         ? control.startPreparations({
             jobs: starting.map(({ jobKey, idempotencyKey }) => ({ jobKey, idempotencyKey })),
@@ -108,7 +120,7 @@ export async function runPreparationBatch(
           })
         : undefined,
     ]);
-    progressDue = false;
+    if (writeProgress) progressDue = false;
     state.active.push(...starting.map((j) => ({ ...j, starts: j.starts + 1 })));
 
     const doneBefore = state.result.completed + state.result.failed;
@@ -144,7 +156,10 @@ export async function runPreparationBatch(
       // Overlapped: written at the top of the next round, beside the starts that refill the lanes
       // (or below, when nothing is left to start).
       if (overlap && (state.queue.length > 0 || unread(state))) progressDue = true;
-      else await reportProgress(runId, state);
+      else {
+        await reportProgress(runId, state);
+        progressDue = false;
+      }
     }
 
     if (workflowInfo().historyLength > (pipeline.batchHistoryLimit ?? HISTORY_LIMIT) && (state.queue.length > 0 || state.active.length > 0 || unread(state))) {
@@ -152,6 +167,7 @@ export async function runPreparationBatch(
       await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { batch: state, ...(discover ? { discover } : {}) } });
     }
   }
+  if (progressDue) await reportProgress(runId, state);
   if (state.blocked) await control.setRunBlocked({ runId: runId, blocked: false });
   if (state.cursor !== undefined) await control.releasePreparationTargets({ batchId });
   return state.result;
