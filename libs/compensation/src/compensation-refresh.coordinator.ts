@@ -37,6 +37,8 @@ export interface RefreshRequest {
   signal?: AbortSignal;
   /** Called after every leaf settles (the activity heartbeats from it). */
   onProgress?: (counts: RefreshCounts) => void;
+  /** Run again under a refresh id that already ended (a job's own classification, see startRefresh). */
+  restart?: boolean;
 }
 
 export interface JobOutcome {
@@ -98,7 +100,7 @@ export class CompensationRefreshCoordinator {
     req.signal?.addEventListener('abort', forward, { once: true });
 
     const counts: RefreshCounts = { jobs: 0, admitted: 0, completed: 0, cached: 0, failed: 0, published: 0 };
-    if (!(await this.repo.startRefresh(req.refreshId, req.owner, slots))) {
+    if (!(await this.repo.startRefresh(req.refreshId, req.owner, slots, { restart: req.restart }))) {
       // Ended while queued (cancelled or failed): nothing to run, nothing to publish.
       const view = await this.repo.getRefresh(req.refreshId);
       const ended = view?.state === 'failed' ? 'failed' : 'cancelled';

@@ -91,14 +91,17 @@ export class CompensationRefreshRepository {
    * A coordinator takes the refresh (a retried activity is a new owner and restarts the counts).
    * false: the refresh already ended (cancelled or failed while queued), so there is nothing to run.
    */
-  async startRefresh(refreshId: string, owner: string, slots: number, now = Date.now()): Promise<boolean> {
+  async startRefresh(refreshId: string, owner: string, slots: number, opts: { restart?: boolean } = {}, now = Date.now()): Promise<boolean> {
+    // `restart`: a refresh id that is reused on purpose (a job's own classification before each of
+    // its preparations) runs again whatever its last run ended as.
+    const reusable = opts.restart ? '' : `WHERE compensation_refreshes.state IN ('queued', 'running')`;
     return this.uow.run(({ transaction }) =>
       transaction(async (m) => {
         await m.query(
           `INSERT INTO compensation_refreshes (id, owner, state, slots, created_at) VALUES (?, ?, 'running', ?, ?)
            ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, state = 'running', slots = excluded.slots,
-             jobs = 0, admitted = 0, completed = 0, cached = 0, failed = 0, published = 0
-           WHERE compensation_refreshes.state IN ('queued', 'running')`,
+             jobs = 0, admitted = 0, completed = 0, cached = 0, failed = 0, published = 0, error = NULL, finished_at = NULL
+           ${reusable}`,
           [refreshId, owner, slots, now],
         );
         const rows: Array<{ owner: string }> = await m.query(`SELECT owner FROM compensation_refreshes WHERE id = ?`, [refreshId]);

@@ -35,8 +35,30 @@ export interface EndCompensationRefreshInput {
   error: string;
 }
 
+export interface ClassifyJobCompensationInput {
+  jobKey: string;
+  /** The job's refresh is `job-{idempotencyKey}`, the same id before each of its preparations. */
+  idempotencyKey: string;
+}
+
 export interface CompensationActivities {
   refreshCompensation(input: CompensationRefreshInput): Promise<CompensationRefreshResult>;
+  /**
+   * One job's compensation before it is scored (so the score can weigh pay): the same coordinator as
+   * a refresh, over that job's rows. A failed row leaves its pay unknown; it never fails the job.
+   */
+  classifyJobCompensation(input: ClassifyJobCompensationInput): Promise<CompensationRefreshResult>;
   /** Records how a refresh ended when its activity could not (it failed for good, or was cancelled while queued). */
   endCompensationRefresh(input: EndCompensationRefreshInput): Promise<void>;
 }
+
+/** A job's own classification refresh id (see classifyJobCompensation). */
+export function jobCompensationRefreshId(idempotencyKey: string): string {
+  return `job-${idempotencyKey}`;
+}
+
+/**
+ * New preparation histories classify a discovered job's compensation before scoring it; histories
+ * recorded before this marker replay without that activity.
+ */
+export const PREP_COMPENSATION_PATCH = 'prep-compensation-before-score-v1';

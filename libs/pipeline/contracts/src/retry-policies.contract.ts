@@ -38,6 +38,8 @@ export const RETRY_POLICIES = {
   // A leaf's model error fails that row, not the refresh; the activity fails only on its own
   // errors (SQLite, a lost worker), and a retry is a new owner that reuses every cached determination.
   refreshCompensation: { maximumAttempts: 3, initialInterval: '5 seconds' },
+  // Before a job's score: a few quick attempts, then the job is scored without (its pay stays unknown).
+  classifyJobCompensation: { maximumAttempts: 3, initialInterval: '1 second' },
   compensationControl: { maximumAttempts: 10, initialInterval: '1 second' },
 } as const satisfies Record<string, ActivityRetryPolicy>;
 
@@ -86,6 +88,7 @@ export const ACTIVITY_TIMEOUTS = {
   setPreparationStatus: { startToCloseTimeout: '30 seconds', heartbeatTimeout: SHORT_HEARTBEAT },
   preparationBatchControl: { startToCloseTimeout: '1 minute', heartbeatTimeout: SHORT_HEARTBEAT },
   refreshCompensation: { startToCloseTimeout: '1 hour', heartbeatTimeout: '30 seconds' },
+  classifyJobCompensation: { startToCloseTimeout: '3 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   compensationControl: { startToCloseTimeout: '30 seconds', heartbeatTimeout: SHORT_HEARTBEAT },
 } as const satisfies Partial<Record<RetryPolicyName, ActivityTimeouts>>;
 
