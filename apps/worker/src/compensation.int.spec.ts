@@ -2,13 +2,16 @@
 // stored from the board simulator (real dev server, SQLite file).
 import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import * as path from 'node:path';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { CompensationRefreshRepository, compensationView } from '@jobctrl/compensation';
-import { COMPENSATION_REFRESH_WORKFLOW_TYPE, compensationRefreshWorkflowId, type CompensationRefreshResult } from '@jobctrl/pipeline/contracts';
+import { COMPENSATION_REFRESH_WORKFLOW_TYPE, compensationRefreshWorkflowId, discoverWorkflowId, type CompensationRefreshResult } from '@jobctrl/pipeline/contracts';
+import { workflowsEntry } from './create-worker';
 import { useSuiteTemporal } from './test-support/temporal.harness';
 import { discoverOnce, setupBoardWorld, worldWorker } from './test-support/board-world.fixture';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
+const quietBundler = new DefaultLogger('ERROR');
 
 const suite = useSuiteTemporal();
 
@@ -124,4 +127,58 @@ describe('compensation refresh', () => {
       fs.rmSync(world.dir, { recursive: true, force: true });
     }
   });
+
+  it('a discover run classifies each discovered job before scoring it: compensation is published with no refresh asked for', async () => {
+    const world = await setupBoardWorld(12, { families: [{ kind: 'lever', token: 'globex' }] });
+    try {
+      expect(await discoverOnce(suite, world)).toMatchObject({ state: 'completed' });
+      const { items } = await world.jobs.list({ limit: 1000, offset: 0 });
+      const paid = items.filter((j) => j.salaryText);
+      expect(paid.length).toBeGreaterThan(0);
+      for (const job of items) {
+        expect(job.stage).not.toBe('pending_score');
+        const published = job.compensation;
+        expect(published).not.toBeNull();
+        if (job.salaryText) expect(compensationView(published)).toMatchObject({ minYearly: expect.any(Number), currency: expect.stringMatching(/^[A-Z]{3}$/) });
+      }
+      // In each job's own preparation, the classification comes before the score.
+      const history = await suite.client.workflow.getHandle(`prep-${paid[0].idempotencyKey}`).fetchHistory();
+      const scheduled = (history.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+      expect(scheduled.slice(0, 2)).toEqual(['classifyJobCompensation', 'scoreJob']);
+    } finally {
+      await world.sim.stop();
+      fs.rmSync(world.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('replays preparation histories recorded before the classification marker, and new ones only with it', async () => {
+    const v2 = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'test-support', 'prep-v2.workflows.ts'), webpackConfigHook: workflowsEntry().webpackConfigHook as never, logger: quietBundler });
+    const record = async (bundle: WorkerOptions['workflowBundle']) => {
+      const world = await setupBoardWorld(3, { families: [{ kind: 'lever', token: 'globex' }] });
+      try {
+        const jw = await worldWorker(suite, world, { workflowBundle: bundle });
+        try {
+          const runId = randomUUID();
+          await jw.worker.runUntil(suite.client.workflow.execute('discoverWorkflow', { taskQueue: world.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }));
+        } finally {
+          await jw.close();
+        }
+        const [job] = (await world.jobs.list({ limit: 1, offset: 0 })).items;
+        return await suite.client.workflow.getHandle(`prep-${job.idempotencyKey}`).fetchHistory();
+      } finally {
+        await world.sim.stop();
+        fs.rmSync(world.dir, { recursive: true, force: true });
+      }
+    };
+    const classified = (h: Awaited<ReturnType<typeof record>>) => (h.events ?? []).some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'classifyJobCompensation');
+
+    const oldHistory = await record(v2);
+    expect(classified(oldHistory)).toBe(false);
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, oldHistory);
+
+    const history = await record(suite.bundle);
+    expect(classified(history)).toBe(true);
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);
+    await expect(Worker.runReplayHistory({ workflowBundle: v2 }, history)).rejects.toThrow();
+  }, 180_000);
 });

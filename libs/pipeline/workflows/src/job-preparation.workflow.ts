@@ -1,5 +1,6 @@
-import { CancellationScope, getExternalWorkflowHandle, patched, proxyActivities } from '@temporalio/workflow';
+import { CancellationScope, getExternalWorkflowHandle, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type {
+  CompensationActivities,
   CoverLetterActivities,
   ExtractivePreparationActivities,
   JobPreparationInput,
@@ -9,7 +10,15 @@ import type {
   ScoringActivities,
   TailoringActivities,
 } from '@jobctrl/pipeline/contracts';
-import { activityOptions, EXTRACTIVE_PROVIDER, PREP_EXTRACTIVE_PATCH, PREP_STAGED_PATCH, PREPARATION_DONE_SIGNAL, prepareInOrder } from '@jobctrl/pipeline/contracts';
+import {
+  activityOptions,
+  EXTRACTIVE_PROVIDER,
+  PREP_COMPENSATION_PATCH,
+  PREP_EXTRACTIVE_PATCH,
+  PREP_STAGED_PATCH,
+  PREPARATION_DONE_SIGNAL,
+  prepareInOrder,
+} from '@jobctrl/pipeline/contracts';
 import { listenForBudgetChanges, spendful } from './spend.helpers';
 
 // Retry policies from the error taxonomy (docs/retry-policies.md): provider rate limits and outages
@@ -27,6 +36,8 @@ const reviewer = proxyActivities<Pick<CoverLetterActivities, 'reviewCoverLetter'
 
 const extractive = proxyActivities<ExtractivePreparationActivities>(activityOptions('prepareJobExtractive'));
 
+const compensation = proxyActivities<Pick<CompensationActivities, 'classifyJobCompensation'>>(activityOptions('classifyJobCompensation'));
+
 /**
  * Per-job preparation, started as prep-{idempotency_key} with USE_EXISTING by every path. Stage
  * driven: each step reports the stage the job moved to, so a re-run (profile update, recovery)
@@ -41,12 +52,13 @@ export async function jobPreparationWorkflow(input: JobPreparationInput): Promis
 /**
  * The workflow body. `staged` is the patch marker in production; the replay tests pass the
  * pre-marker behaviour to record old histories (`staged` false: score-only; `oneActivity` false:
- * stage by stage whatever the provider).
+ * stage by stage whatever the provider; `classifyFirst` false: no compensation before the score).
  */
 export async function runPreparation(
   input: JobPreparationInput,
   staged: () => boolean,
   oneActivity: () => boolean = () => patched(PREP_EXTRACTIVE_PATCH),
+  classifyFirst: () => boolean = () => patched(PREP_COMPENSATION_PATCH),
 ): Promise<JobPreparationResult> {
   if (!staged()) {
     // As scheduled before staged preparation: SCORE_JOB alone, no spend preflight.
@@ -54,6 +66,7 @@ export async function runPreparation(
     return { jobKey: input.jobKey, stage: scoredOnly.stage ?? 'scored', score: scoredOnly.score };
   }
   try {
+    await classifyBeforeScore(input, classifyFirst);
     // Asked only for jobs started with the extractive provider (the input is part of the history, so
     // a replay asks the same question): their stages are local rules that cost nothing, so one
     // activity instead of four activities and four spend preflights, each a round trip to the server.
@@ -68,6 +81,22 @@ export async function runPreparation(
   } catch (err) {
     await CancellationScope.nonCancellable(() => notifyBatch(input, { idempotencyKey: input.idempotencyKey, stage: null, failed: true }));
     throw err;
+  }
+}
+
+/**
+ * A freshly discovered job (discovery starts it score-only) has its compensation classified before
+ * its score, so the score can weigh pay against the profile's minimum. Batches (profile updates,
+ * recovery, pipeline runs) re-prepare jobs whose pay did not change and skip it; a refresh
+ * (POST /v1/compensation/refresh) covers jobs stored before. A failure leaves the job's pay unknown
+ * and never stops its preparation.
+ */
+async function classifyBeforeScore(input: JobPreparationInput, classifyFirst: () => boolean): Promise<void> {
+  if (input.mode !== 'score' || !stagesOf(input).includes('score') || !classifyFirst()) return;
+  try {
+    await compensation.classifyJobCompensation({ jobKey: input.jobKey, idempotencyKey: input.idempotencyKey });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
   }
 }
 
