@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { JobPipelineInput, JobPipelineResult } from '@jobctrl/pipeline/contracts';
@@ -38,6 +39,8 @@ export interface RescoreBenchOptions {
 }
 
 const PROGRESS_EVERY_MS = 2000;
+/** How long the dev server's idle CPU is sampled before the clock starts. */
+const IDLE_SAMPLE_MS = 2000;
 /** tailor_score_threshold: the schema default, so some jobs stop at scored and the rest are prepared. */
 const THRESHOLD = defaultResolvedConfig().settings.tailor_score_threshold;
 
@@ -85,7 +88,13 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
   // because a bench may not import the runs feature lib (module boundaries: type:bench); the run
   // registry row the service also writes is left out (the batch ignores runs it does not know).
   const profiles = new ProfileRepository(db.uow);
+  // The dev server's own pace with a worker polling and nothing to do (its share that is no job's).
+  const idle0 = processCpuMs(server.pid);
+  await sleep(IDLE_SAMPLE_MS);
+  const idle1 = processCpuMs(server.pid);
+  const serverIdleCpuPerS = idle0 !== undefined && idle1 !== undefined ? ((idle1 - idle0) * 1000) / IDLE_SAMPLE_MS : undefined;
   const cpu0 = process.cpuUsage();
+  const serverCpu0 = processCpuMs(server.pid);
   const t0 = Date.now();
   const stored = await profiles.put(updatedProfile());
   if (!stored.changed) throw new Error('the profile update did not change the profile');
@@ -118,6 +127,7 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
   if (finished.error !== undefined) throw new Error(`${view.batch.workflowId} failed: ${describe(finished.error)}`);
   const wallMs = finished.at - t0;
   const cpu = process.cpuUsage(cpu0);
+  const serverCpu1 = processCpuMs(server.pid);
 
   const stages = await stageCounts(db.uow);
   const counts = await revisionCounts(db.uow, view.revision);
@@ -153,6 +163,8 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
     ms_per_job_per_lane: Math.round(((wallMs * o.concurrency) / o.jobs) * 10) / 10,
     /** CPU time of this process (the worker, the API's profile service and the bench's polling) over wall_ms; the dev server is another process. */
     process_cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+    ...cpuBound(o.jobs, (cpu.user + cpu.system) / 1000, serverCpu0, serverCpu1),
+    ...(serverIdleCpuPerS !== undefined ? { server_idle_cpu_ms_per_s: Math.round(serverIdleCpuPerS) } : {}),
     rescored: counts.rescored,
     stages,
     batch: finished.result?.preparation ?? null,
@@ -163,6 +175,32 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
     loadavg_start: Math.round(loadStart * 100) / 100,
     loadavg_end: Math.round(os.loadavg()[0] * 100) / 100,
     bench_wall_ms: Date.now() - benchStart,
+  };
+}
+
+/** CPU time (user + system, its waited-for children included) of another process, from /proc; undefined where there is none. */
+function processCpuMs(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [utime, stime, cutime, cstime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).map(Number);
+    return ((utime + stime + cutime + cstime) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The CPU each job cost this process and the dev server together, and the rate the machine's cores
+ * would allow at that cost if no round trip waited at all: the ceiling the lanes cannot pass.
+ */
+function cpuBound(jobs: number, processMs: number, server0: number | undefined, server1: number | undefined): Record<string, number> {
+  if (server0 === undefined || server1 === undefined) return {};
+  const perJob = (processMs + server1 - server0) / jobs;
+  return {
+    server_cpu_ms: Math.round(server1 - server0),
+    cpu_ms_per_job: Math.round(perJob * 10) / 10,
+    cpu_bound_jobs_per_s: Math.round(((os.cpus().length * 1000) / perJob) * 10) / 10,
   };
 }
 
