@@ -85,11 +85,12 @@ export async function runPreparation(
 }
 
 /**
- * A freshly discovered job (discovery starts it score-only) has its compensation classified before
- * its score, so the score can weigh pay against the profile's minimum. Batches (profile updates,
- * recovery, pipeline runs) re-prepare jobs whose pay did not change and skip it; a refresh
- * (POST /v1/compensation/refresh) covers jobs stored before. A failure leaves the job's pay unknown
- * and never stops its preparation.
+ * A job started score-only — discovery's per-job handoff and fan-outs, and score-only batches — has
+ * its compensation classified before its score, so the score can weigh pay against the profile's
+ * minimum (a job already classified costs one activity that reuses every cached determination).
+ * Full batches (profile updates, recovery, Score → Tailor → Cover runs) re-prepare jobs whose pay
+ * has not changed and skip it; a refresh (POST /v1/compensation/refresh) covers jobs stored before.
+ * A failure leaves the job's pay unknown and never stops its preparation.
  */
 async function classifyBeforeScore(input: JobPreparationInput, classifyFirst: () => boolean): Promise<void> {
   if (input.mode !== 'score' || !stagesOf(input).includes('score') || !classifyFirst()) return;
