@@ -39,7 +39,9 @@ const PARTS = ['worker', 'api'];
 // start drops by ~30 MB each (measured with tools/bench/start.bench.js), at the price of more
 // frequent scavenges — cheap here, where the heavy CPU work runs on the pool's threads.
 const PART_NODE_FLAGS = ['--max-semi-space-size=2'];
-const partEnv = { ...process.env };
+// The compiled product runs without ts-node: a TS_NODE_* setting inherited from a development shell
+// or a test runner (nx's jest executor sets TS_NODE_COMPILER_OPTIONS) is not passed on.
+const partEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('TS_NODE_')));
 
 /** Builds the parts whose compiled tree is missing or older than their sources (tools/build); true when it built. */
 function buildStale() {
