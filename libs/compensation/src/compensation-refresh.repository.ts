@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import type { CompensationRefreshCounts } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import type { CompensationResult } from './compensation.types';
 import type { CompensationSummary } from './compensation.summary';
@@ -9,14 +10,8 @@ import type { JobCompensationInputs, StoredCompensationStatement } from './compe
 /** queued: requested, its activity not started yet; running: a coordinator owns it. */
 export type RefreshState = 'queued' | 'running' | 'completed' | 'cancelled' | 'failed';
 
-export interface RefreshCounts {
-  jobs: number;
-  admitted: number;
-  completed: number;
-  cached: number;
-  failed: number;
-  published: number;
-}
+/** A refresh's counts, as the refresh activity returns them (one shape, named in the contracts). */
+export type RefreshCounts = CompensationRefreshCounts;
 
 export interface RefreshView extends RefreshCounts {
   refreshId: string;
