@@ -131,7 +131,18 @@ describe('compensation refresh', () => {
   it('a discover run classifies each discovered job before scoring it: compensation is published with no refresh asked for', async () => {
     const world = await setupBoardWorld(12, { families: [{ kind: 'lever', token: 'globex' }] });
     try {
-      expect(await discoverOnce(suite, world)).toMatchObject({ state: 'completed' });
+      // The discover run ends before every job's own preparation does: keep the worker until they have.
+      const jw = await worldWorker(suite, world);
+      try {
+        const runId = randomUUID();
+        await jw.worker.runUntil(async () => {
+          await suite.client.workflow.execute('discoverWorkflow', { taskQueue: world.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+          const deadline = Date.now() + 90_000;
+          while ((await world.jobs.list({ limit: 1000, offset: 0 })).items.some((j) => j.stage === 'pending_score') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+        });
+      } finally {
+        await jw.close();
+      }
       const { items } = await world.jobs.list({ limit: 1000, offset: 0 });
       const paid = items.filter((j) => j.salaryText);
       expect(paid.length).toBeGreaterThan(0);
