@@ -53,8 +53,11 @@ export function compensationView(published: { summary: unknown; rows: unknown[] 
     return { kind: s.kind, currency: s.currency, interval: s.interval, min: s.min, max: s.max, minYearly: s.minYearly, maxYearly: s.maxYearly, confidence: s.confidence, method: s.method, field: s.field, rows };
   }
   const allNone = rows.every((r) => r.decided && r.kind === 'none');
-  return { kind: allNone ? 'none' : null, currency: null, interval: null, min: null, max: null, minYearly: null, maxYearly: null, confidence: null, method: null, field: null, rows };
+  return { ...NO_FIGURES, kind: allNone ? 'none' : null, confidence: null, method: null, field: null, rows };
 }
+
+/** The figure fields of a reading that has none. */
+const NO_FIGURES = { kind: null, currency: null, interval: null, min: null, max: null, minYearly: null, maxYearly: null } as const;
 
 function rowView(row: PublishedRow): CompensationRowView {
   const r = row.result as CompensationResult | null;
@@ -62,5 +65,5 @@ function rowView(row: PublishedRow): CompensationRowView {
   if (r?.decided) {
     return { ...base, decided: true, kind: r.kind, currency: r.currency, interval: r.interval, min: r.min, max: r.max, minYearly: r.minYearly, maxYearly: r.maxYearly, confidence: r.confidence, method: r.method, flags: r.flags, reason: null };
   }
-  return { ...base, decided: false, kind: null, currency: null, interval: null, min: null, max: null, minYearly: null, maxYearly: null, confidence: r?.confidence ?? null, method: r?.method ?? null, flags: r?.flags ?? [], reason: r?.reason ?? null };
+  return { ...base, ...NO_FIGURES, decided: false, confidence: r?.confidence ?? null, method: r?.method ?? null, flags: r?.flags ?? [], reason: r?.reason ?? null };
 }
