@@ -11,3 +11,4 @@ export {
   type BudgetRemaining,
   type SweepAdmission,
 } from './acquisition.budget';
+export * from './availability.model';
