@@ -4,13 +4,16 @@ import { ResponseTooLargeError } from './http.errors';
  * Reads a response body, counting decoded bytes as they stream, and stops at `maxBytes`: either
  * with `ResponseTooLargeError` or, for robots.txt (`truncate`), with the prefix read so far — RFC
  * 9309 §2.5 lets a crawler ignore what lies past its parsing limit. The length is checked on
- * decoded bytes, so a small gzip body that inflates past the cap is refused too.
+ * decoded bytes, so a small gzip body that inflates past the cap is refused too. `onBytes` hears
+ * of every chunk kept, as it arrives, so a caller with a budget across responses counts what was
+ * actually read even when the read later fails.
  */
 export async function readBodyCapped(
   response: Response,
   url: string,
   maxBytes: number,
   mode: 'error' | 'truncate',
+  onBytes?: (bytes: number) => void,
 ): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (mode === 'error' && Number.isFinite(declared) && declared > maxBytes) {
@@ -29,11 +32,13 @@ export async function readBodyCapped(
       void reader.cancel().catch(() => undefined);
       if (mode === 'error') throw new ResponseTooLargeError(url, maxBytes);
       chunks.push(value.subarray(0, maxBytes - total));
+      onBytes?.(maxBytes - total);
       total = maxBytes;
       break;
     }
     chunks.push(value);
     total += value.byteLength;
+    onBytes?.(value.byteLength);
   }
   const body = new Uint8Array(total);
   let offset = 0;

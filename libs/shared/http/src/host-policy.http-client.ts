@@ -90,9 +90,81 @@ interface PendingRobots {
 }
 
 type AttemptOutcome =
-  | { kind: 'ok'; body: Uint8Array; contentType: string | null }
-  | { kind: 'redirect'; location: URL }
-  | { kind: 'status'; status: number; retryAfterMs?: number };
+  | { kind: 'response'; status: number; body: Uint8Array; contentType: string | null; retryAfterMs?: number }
+  | { kind: 'redirect'; status: number; location: URL };
+
+/** Why `beforeRequest` is being asked: the exchange's first request, a retry of it, or a redirect hop. */
+export type ExchangeRequestKind = 'first' | 'retry' | 'redirect';
+
+export interface ExchangeOptions {
+  /** The Accept header. */
+  accept: string;
+  signal?: AbortSignal;
+  /** Redirects followed before TooManyRedirectsError (default: the client's `maxRedirects`). */
+  maxRedirects?: number;
+  /** Per response body cap, at most the client's own (a caller may only make it stricter). */
+  maxResponseBytes?: number;
+  /** Per attempt, at most the client's own `requestTimeoutMs`. */
+  timeoutMs?: number;
+  /**
+   * Called before every network request the exchange makes (not robots.txt, which is shared by
+   * every caller of the origin and cached); throwing refuses the request and ends the exchange with
+   * that error. It runs before the host's gate is waited for, so a refused request holds no slot.
+   */
+  beforeRequest?: (url: string, request: { kind: ExchangeRequestKind }) => void | Promise<void>;
+  /** Hears of each body chunk kept, as it is read (for a byte budget spanning several exchanges). */
+  onBytes?: (bytes: number) => void;
+}
+
+/** A redirect the exchange followed: the URL that answered 3xx and its status. */
+export interface ExchangeHop {
+  url: string;
+  status: number;
+}
+
+export interface ExchangeResult {
+  /** The URL asked for. */
+  url: string;
+  /** The URL that answered last. */
+  finalUrl: string;
+  /** The final status: 2xx, 4xx, 5xx (after the retries) and a 3xx without a Location alike. */
+  status: number;
+  hops: ExchangeHop[];
+  contentType: string | null;
+  /** Decoded with the declared charset. */
+  body: string;
+  /** Body bytes of the final response (before decoding). */
+  bytes: number;
+}
+
+/** A host slot held for a request someone else performs (a browser resource). */
+export interface HostReservation {
+  /**
+   * Gives the slot back once the request finished or failed; a 429/503 `status` starts the host's
+   * cooldown exactly as one answered to the client would. Calling it twice is harmless.
+   */
+  release(outcome?: { status?: number; retryAfter?: string | null }): void;
+}
+
+interface FollowSettings {
+  accept: string;
+  signal?: AbortSignal;
+  maxRedirects: number;
+  maxResponseBytes: number;
+  timeoutMs: number;
+  beforeRequest?: ExchangeOptions['beforeRequest'];
+  onBytes?: (bytes: number) => void;
+  /** `get` throws HttpStatusError on a non-2xx final answer; `exchange` returns it with its body. */
+  statuses: 'throw' | 'return';
+}
+
+interface FollowResult {
+  finalUrl: string;
+  status: number;
+  hops: ExchangeHop[];
+  contentType: string | null;
+  body: Uint8Array;
+}
 
 /**
  * The shared host policy: every source adapter and enrichment fetch goes through one instance per
@@ -131,6 +203,55 @@ export class HostPolicyHttpClient implements HttpClient {
     return decodeBody(result.body, result.contentType);
   }
 
+  /**
+   * One GET with its redirects followed, answered as data: a 4xx/5xx final status is returned with
+   * its body instead of thrown (a posting check needs the 404 and the captcha page as evidence).
+   * Everything else is `get`'s policy: each hop and retry passes its own host's robots.txt and gate,
+   * 429/503 cool the host down and are retried a bounded number of times (one that persists comes
+   * back as that status), and robots, redirect-limit, size and timeout failures still throw.
+   */
+  async exchange(url: string, opts: ExchangeOptions): Promise<ExchangeResult> {
+    const result = await this.follow(url, {
+      accept: opts.accept,
+      signal: opts.signal,
+      maxRedirects: opts.maxRedirects ?? this.options.maxRedirects,
+      maxResponseBytes: Math.min(opts.maxResponseBytes ?? Number.POSITIVE_INFINITY, this.options.maxResponseBytes),
+      timeoutMs: Math.min(opts.timeoutMs ?? Number.POSITIVE_INFINITY, this.options.requestTimeoutMs),
+      beforeRequest: opts.beforeRequest,
+      onBytes: opts.onBytes,
+      statuses: 'return',
+    });
+    return {
+      url,
+      finalUrl: result.finalUrl,
+      status: result.status,
+      hops: result.hops,
+      contentType: result.contentType,
+      body: decodeBody(result.body, result.contentType),
+      bytes: result.body.byteLength,
+    };
+  }
+
+  /**
+   * Holds a start slot of `url`'s host for a request another component performs (a browser page's
+   * resource): it waits for the host's spacing, in-flight limit and cooldown exactly like a request
+   * of this client, so a browser cannot reach a host more often than the shared policy allows.
+   * `robots: true` checks robots.txt first (for a document; sub-resources of an admitted page are
+   * not crawled URLs and are not checked).
+   */
+  async reserveHost(rawUrl: string, opts: { signal?: AbortSignal; robots?: boolean } = {}): Promise<HostReservation> {
+    const url = parseHttpUrl(rawUrl);
+    if (opts.robots) await this.checkRobots(url, opts.signal);
+    const gate = this.gateFor(url);
+    const release = await gate.acquire(url.href, opts.signal);
+    return {
+      release: (outcome) => {
+        if (outcome?.status !== undefined) this.coolDownOn(gate, outcome.status, outcome.retryAfter ?? null);
+        release();
+      },
+    };
+  }
+
   stats(): Record<string, HostStats> {
     const now = this.options.clock.now();
     const out: Record<string, HostStats> = {};
@@ -148,16 +269,32 @@ export class HostPolicyHttpClient implements HttpClient {
   }
 
   private async get(rawUrl: string, accept: string, signal?: AbortSignal): Promise<{ body: Uint8Array; contentType: string | null; url: string }> {
+    const result = await this.follow(rawUrl, {
+      accept,
+      signal,
+      maxRedirects: this.options.maxRedirects,
+      maxResponseBytes: this.options.maxResponseBytes,
+      timeoutMs: this.options.requestTimeoutMs,
+      statuses: 'throw',
+    });
+    return { body: result.body, contentType: result.contentType, url: result.finalUrl };
+  }
+
+  /** The request loop `get` and `exchange` share: robots, redirects hop by hop, bounded retries. */
+  private async follow(rawUrl: string, settings: FollowSettings): Promise<FollowResult> {
+    const { signal } = settings;
     let url = parseHttpUrl(rawUrl);
-    let redirects = 0;
+    const hops: ExchangeHop[] = [];
     let failures = 0;
+    let kind: ExchangeRequestKind = 'first';
     for (;;) {
       if (signal?.aborted) throw new RequestAbortedError(url.href, signal.reason);
       await this.checkRobots(url, signal);
+      await settings.beforeRequest?.(url.href, { kind });
 
       let outcome: AttemptOutcome;
       try {
-        outcome = await this.attempt(url, accept, signal);
+        outcome = await this.attempt(url, settings);
       } catch (err) {
         // Connection-level failures are as transient as a 5xx; timeouts are not retried here
         // because each one already spent a full timeout of the activity's budget.
@@ -165,61 +302,76 @@ export class HostPolicyHttpClient implements HttpClient {
         failures += 1;
         if (failures >= this.options.maxAttempts) throw err;
         await sleep(this.options.clock, this.backoff(failures), url.href, signal);
+        kind = 'retry';
         continue;
       }
 
-      if (outcome.kind === 'ok') return { body: outcome.body, contentType: outcome.contentType, url: url.href };
       if (outcome.kind === 'redirect') {
         // Each hop is its own request: it passes the target host's robots.txt and gate, so a
         // redirect cannot smuggle a request past another host's policy.
-        redirects += 1;
-        if (redirects > this.options.maxRedirects) throw new TooManyRedirectsError(rawUrl, this.options.maxRedirects);
+        hops.push({ url: url.href, status: outcome.status });
+        if (hops.length > settings.maxRedirects) throw new TooManyRedirectsError(rawUrl, settings.maxRedirects, hops);
         url = outcome.location;
+        kind = 'redirect';
         continue;
       }
 
+      const final: FollowResult = { finalUrl: url.href, status: outcome.status, hops, contentType: outcome.contentType, body: outcome.body };
+      if (outcome.status >= 200 && outcome.status < 300) return final;
       const error = new HttpStatusError(url.href, outcome.status, outcome.retryAfterMs);
       failures += 1;
-      if (!error.retryable || failures >= this.options.maxAttempts) throw error;
+      if (!error.retryable || failures >= this.options.maxAttempts) {
+        if (settings.statuses === 'return') return final;
+        throw error;
+      }
       // For 429/503 the gate already holds the host until the cooldown ends; the backoff runs
       // concurrently with it, so the retry waits for whichever is longer.
       const hinted = isCooldownStatus(outcome.status) ? 0 : (outcome.retryAfterMs ?? 0);
       await sleep(this.options.clock, Math.max(this.backoff(failures), hinted), url.href, signal);
+      kind = 'retry';
     }
   }
 
-  private async attempt(url: URL, accept: string, signal?: AbortSignal): Promise<AttemptOutcome> {
+  private async attempt(url: URL, settings: FollowSettings): Promise<AttemptOutcome> {
+    const { signal } = settings;
     const gate = this.gateFor(url);
     const release = await gate.acquire(url.href, signal);
-    const deadline = this.startDeadline(signal);
+    const deadline = this.startDeadline(signal, settings.timeoutMs);
     try {
       if (signal?.aborted) throw new RequestAbortedError(url.href, signal.reason);
       const response = await this.options.fetch(url.href, {
-        headers: { 'user-agent': this.options.userAgent, accept },
+        headers: { 'user-agent': this.options.userAgent, accept: settings.accept },
         redirect: 'manual',
         signal: deadline.signal,
       });
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
         void cancelQuietly(response);
-        return { kind: 'redirect', location: parseHttpUrl(location, url) };
+        return { kind: 'redirect', status: response.status, location: parseHttpUrl(location, url) };
       }
-      if (response.ok) {
-        const body = await readBodyCapped(response, url.href, this.options.maxResponseBytes, 'error');
-        return { kind: 'ok', body, contentType: response.headers.get('content-type') };
+      const contentType = response.headers.get('content-type');
+      if (response.ok || settings.statuses === 'return') {
+        const body = await readBodyCapped(response, url.href, settings.maxResponseBytes, 'error', settings.onBytes);
+        if (response.ok) return { kind: 'response', status: response.status, body, contentType };
+        const retryAfterMs = this.coolDownOn(gate, response.status, response.headers.get('retry-after'));
+        return { kind: 'response', status: response.status, body, contentType, retryAfterMs };
       }
       void cancelQuietly(response);
-      const retryAfterMs = this.cappedRetryAfter(response.headers.get('retry-after'));
-      if (isCooldownStatus(response.status)) {
-        gate.coolDownUntil(this.options.clock.now() + (retryAfterMs ?? this.options.defaultCooldownMs));
-      }
-      return { kind: 'status', status: response.status, retryAfterMs };
+      const retryAfterMs = this.coolDownOn(gate, response.status, response.headers.get('retry-after'));
+      return { kind: 'response', status: response.status, body: new Uint8Array(0), contentType, retryAfterMs };
     } catch (err) {
-      throw this.classify(err, url.href, signal, deadline.timedOut());
+      throw this.classify(err, url.href, signal, deadline.timedOut(), settings.timeoutMs);
     } finally {
       deadline.dispose();
       release();
     }
+  }
+
+  /** A 429/503 holds back every caller of the host; returns the (capped) Retry-After it carried. */
+  private coolDownOn(gate: HostGate, status: number, retryAfter: string | null): number | undefined {
+    const retryAfterMs = this.cappedRetryAfter(retryAfter);
+    if (isCooldownStatus(status)) gate.coolDownUntil(this.options.clock.now() + (retryAfterMs ?? this.options.defaultCooldownMs));
+    return retryAfterMs;
   }
 
   private async checkRobots(url: URL, signal?: AbortSignal): Promise<void> {
@@ -293,10 +445,7 @@ export class HostPolicyHttpClient implements HttpClient {
         return { state: { kind: 'rules', robots: parseRobotsTxt(decodeBody(body, response.headers.get('content-type'))) }, ttlMs: this.options.robotsTtlMs };
       }
       void cancelQuietly(response);
-      if (isCooldownStatus(response.status)) {
-        const retryAfterMs = this.cappedRetryAfter(response.headers.get('retry-after'));
-        gate.coolDownUntil(this.options.clock.now() + (retryAfterMs ?? this.options.defaultCooldownMs));
-      }
+      this.coolDownOn(gate, response.status, response.headers.get('retry-after'));
       // §2.3.1.3: 4xx means "unavailable", so everything is allowed. 429 is a rate limit, not an
       // absent file, so it joins the 5xx "unreachable" case of §2.3.1.4.
       if (response.status >= 400 && response.status < 500 && response.status !== 429) {
@@ -343,13 +492,13 @@ export class HostPolicyHttpClient implements HttpClient {
   }
 
   /** A signal that fires on the caller's abort or after the per-request timeout, whichever first. */
-  private startDeadline(signal?: AbortSignal): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
+  private startDeadline(signal?: AbortSignal, timeoutMs = this.options.requestTimeoutMs): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
     const controller = new AbortController();
     let timedOut = false;
     const cancelTimer = this.options.clock.setTimer(() => {
       timedOut = true;
       controller.abort();
-    }, this.options.requestTimeoutMs);
+    }, timeoutMs);
     const onAbort = (): void => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) controller.abort(signal.reason);
@@ -365,10 +514,10 @@ export class HostPolicyHttpClient implements HttpClient {
     };
   }
 
-  private classify(err: unknown, url: string, signal: AbortSignal | undefined, timedOut: boolean): Error {
+  private classify(err: unknown, url: string, signal: AbortSignal | undefined, timedOut: boolean, timeoutMs: number): Error {
     if (err instanceof HttpClientError) return err;
     if (signal?.aborted) return new RequestAbortedError(url, signal.reason);
-    if (timedOut) return new RequestTimeoutError(url, this.options.requestTimeoutMs);
+    if (timedOut) return new RequestTimeoutError(url, timeoutMs);
     return new NetworkError(url, err);
   }
 

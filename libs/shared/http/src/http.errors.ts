@@ -104,9 +104,14 @@ export class TooManyRedirectsError extends HttpClientError {
   override readonly name = 'TooManyRedirectsError';
   readonly code = 'too_many_redirects';
   readonly retryable = false;
+  readonly limit: number;
+  /** Every redirect answered before giving up (the URL that redirected and its status), in order. */
+  readonly hops: ReadonlyArray<{ url: string; status: number }>;
 
-  constructor(url: string, limit: number) {
+  constructor(url: string, limit: number, hops: ReadonlyArray<{ url: string; status: number }> = []) {
     super(`GET ${url}: more than ${limit} redirects`, url);
+    this.limit = limit;
+    this.hops = hops;
   }
 }
 
