@@ -9,6 +9,13 @@ export const log = (message: string) => process.stderr.write(`[bench] ${message}
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 export const secs = (ms: number) => `${(ms / 1000).toFixed(2)}s`;
 
+/** An error's message with its causes, for one stderr line. */
+export function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as { cause?: unknown }).cause;
+  return cause ? `${err.message} (${describe(cause)})` : err.message;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Everything a bench starts registers how to stop it; stopAll() runs those in reverse order, once,
 // on success, on error and on SIGINT/SIGTERM.
@@ -52,6 +59,44 @@ export async function stopNamed(name: string): Promise<void> {
   if (at < 0) return;
   const [entry] = stack.splice(at, 1);
   await entry.stop();
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const PROGRESS_EVERY_MS = 2000;
+
+/**
+ * Waits for a started workflow's result (bench:prepare's and bench:rescore's JobPipelineWorkflow): a
+ * `+elapsed <status>` progress line every 2 s, and it gives up — with the status in the error — past
+ * `timeoutS` after `t0`, on SIGINT/SIGTERM, or once the worker stopped on its own (`throwIfStopped`).
+ * `at` is when the result arrived, not the next poll, so the bench's wall time does not include the
+ * 50 ms polling step.
+ */
+export async function awaitWorkflowResult<R>(
+  handle: { workflowId: string; result(): Promise<R> },
+  o: { t0: number; timeoutS: number; throwIfStopped(): void; status(elapsedMs: number): Promise<string> },
+): Promise<{ at: number; result: R }> {
+  let done: { at: number; result?: R; error?: unknown } | undefined;
+  handle.result().then(
+    (result) => (done = { at: Date.now(), result }),
+    (error: unknown) => (done = { at: Date.now(), error }),
+  );
+  const deadline = o.t0 + o.timeoutS * 1000;
+  let lastProgress = o.t0;
+  while (!done) {
+    if (isInterrupted()) throw new Error('interrupted');
+    o.throwIfStopped();
+    const now = Date.now();
+    if (now > deadline) throw new Error(`not finished after ${o.timeoutS}s: ${await o.status(now - o.t0)}`);
+    if (now - lastProgress >= PROGRESS_EVERY_MS) {
+      lastProgress = now;
+      log(`+${secs(now - o.t0)} ${await o.status(now - o.t0)}`);
+    }
+    await sleep(50);
+  }
+  const finished = done as { at: number; result?: R; error?: unknown };
+  if (finished.error !== undefined) throw new Error(`${handle.workflowId} failed: ${describe(finished.error)}`);
+  return { at: finished.at, result: finished.result as R };
 }
 
 // ---------------------------------------------------------------------------------------------------

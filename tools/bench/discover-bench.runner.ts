@@ -15,7 +15,7 @@ import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { buildActivities } from '../../apps/worker/src/activities';
 import { createJobctrlWorker, JobctrlWorker, newWorkerIdentity, workflowsEntry } from '../../apps/worker/src/create-worker';
 import type { BaselineMode, BenchOptions, PhaseName } from './bench-args';
-import { isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal, stopNamed } from './bench-support';
+import { describe, isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal, stopNamed } from './bench-support';
 import type { BatchDiscoverInput, BatchDiscoverResult, BenchActivities } from './batch-discover.workflow';
 
 /** The four ATS boards of the simulator, in the order --families takes them. */
@@ -521,12 +521,6 @@ function requestCounts(shared: Shared): PhaseResult['requests'] {
     else counts.listing += n;
   }
   return counts;
-}
-
-function describe(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = (err as { cause?: unknown }).cause;
-  return cause ? `${err.message} (${describe(cause)})` : err.message;
 }
 
 const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : null);

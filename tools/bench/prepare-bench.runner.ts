@@ -16,7 +16,7 @@ import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from '../../apps/worker/src/create-worker';
 import { createPipelineResponder } from '../../apps/worker/src/test-support/llm-responder';
-import { isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal, type BenchTemporal } from './bench-support';
+import { awaitWorkflowResult, log, onStop, runCommand, secs, startTemporal, type BenchTemporal } from './bench-support';
 import type { PreparationSettings } from '../../apps/worker/src/activities';
 
 /**
@@ -47,7 +47,6 @@ export interface PrepareBenchOptions {
   keepDb: boolean;
 }
 
-const PROGRESS_EVERY_MS = 2000;
 /** The simulated model is priced, so the spend ledger does real arithmetic; the ceiling never stops it. */
 const PRICES = { bench: { input_usd_per_mtok: 1, output_usd_per_mtok: 4 } };
 
@@ -369,26 +368,12 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
   log(`${PIPELINE_WORKFLOW_TYPE} ${workflowId} on ${taskQueue}`);
   const t0 = Date.now();
   const handle = await client.workflow.start(PIPELINE_WORKFLOW_TYPE, { taskQueue, workflowId, args: [input] });
-  let done: { at: number; result?: JobPipelineResult; error?: unknown } | undefined;
-  handle.result().then(
-    (result: JobPipelineResult) => (done = { at: Date.now(), result }),
-    (error: unknown) => (done = { at: Date.now(), error }),
-  );
-  const deadline = t0 + o.timeoutS * 1000;
-  let lastProgress = t0;
-  while (!done) {
-    if (isInterrupted()) throw new Error('interrupted');
-    worker.throwIfStopped();
-    const now = Date.now();
-    if (now > deadline) throw new Error(`not finished after ${o.timeoutS}s: stages ${JSON.stringify(await stageCounts(db.uow))}, ${sim.requests.length} model calls`);
-    if (now - lastProgress >= PROGRESS_EVERY_MS) {
-      lastProgress = now;
-      log(`+${secs(now - t0)} stages ${JSON.stringify(await stageCounts(db.uow))}, ${sim.requests.length} model calls, ${sim.inFlight} in flight`);
-    }
-    await sleep(50);
-  }
-  const finished = done as { at: number; result?: JobPipelineResult; error?: unknown };
-  if (finished.error !== undefined) throw new Error(`${workflowId} failed: ${describe(finished.error)}`);
+  const finished = await awaitWorkflowResult<JobPipelineResult>(handle, {
+    t0,
+    timeoutS: o.timeoutS,
+    throwIfStopped: () => worker.throwIfStopped(),
+    status: async () => `stages ${JSON.stringify(await stageCounts(db.uow))}, ${sim.requests.length} model calls, ${sim.inFlight} in flight`,
+  });
   const wallMs = finished.at - t0;
   const modelCalls = sim.requests.length;
   const peak = sim.maxConcurrent;
@@ -396,7 +381,7 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
   const stages = await stageCounts(db.uow);
   const made = await outputs(db.uow);
   const calls = callsBySchema(sim);
-  const batch = finished.result?.preparation;
+  const batch = finished.result.preparation;
   log(`done in ${secs(wallMs)}: stages ${JSON.stringify(stages)}, ${modelCalls} model calls (${JSON.stringify(calls.bySchema)}), peak ${peak} in flight`);
   const prepared = stages['prepared'] ?? 0;
   if (prepared !== o.jobs) {
@@ -443,12 +428,6 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
     loadavg_end: Math.round(os.loadavg()[0] * 100) / 100,
     bench_wall_ms: Date.now() - benchStart,
   };
-}
-
-export function describe(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = (err as { cause?: unknown }).cause;
-  return cause ? `${err.message} (${describe(cause)})` : err.message;
 }
 
 /** The command: runs the bench, stops everything it started (also on error and SIGINT/SIGTERM), prints the JSON last. */

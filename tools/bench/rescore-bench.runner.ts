@@ -7,8 +7,8 @@ import { defaultResolvedConfig } from '@jobctrl/shared/config';
 import { PreparationRepository } from '@jobctrl/shared/jobs';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
-import { isInterrupted, log, runCommand, secs, sleep, startTemporal } from './bench-support';
-import { describe, freshDb, seedJobs, slotReport, stageCounts, startBenchWorker } from './prepare-bench.runner';
+import { awaitWorkflowResult, log, runCommand, secs, sleep, startTemporal } from './bench-support';
+import { freshDb, seedJobs, slotReport, stageCounts, startBenchWorker } from './prepare-bench.runner';
 
 /**
  * `npm run bench:rescore` (flags: rescore.bench.ts): what a profile update costs with the extractive
@@ -38,7 +38,6 @@ export interface RescoreBenchOptions {
   noBreakdown: boolean;
 }
 
-const PROGRESS_EVERY_MS = 2000;
 /** How long the dev server's idle CPU is sampled before the clock starts. */
 const IDLE_SAMPLE_MS = 2000;
 /** tailor_score_threshold: the schema default, so some jobs stop at scored and the rest are prepared. */
@@ -104,34 +103,22 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
   await client.workflow.start(PIPELINE_WORKFLOW_TYPE, { taskQueue, workflowId: view.batch.workflowId, args: [input] });
   log(`profile revision ${view.revision} saved; batch ${view.batch.workflowId} on ${taskQueue}`);
   const handle = client.workflow.getHandle(view.batch.workflowId);
-  let done: { at: number; result?: JobPipelineResult; error?: unknown } | undefined;
-  handle.result().then(
-    (result: JobPipelineResult) => (done = { at: Date.now(), result }),
-    (error: unknown) => (done = { at: Date.now(), error }),
-  );
-  const deadline = t0 + o.timeoutS * 1000;
-  let lastProgress = t0;
-  while (!done) {
-    if (isInterrupted()) throw new Error('interrupted');
-    worker.throwIfStopped();
-    const now = Date.now();
-    if (now > deadline) throw new Error(`not finished after ${o.timeoutS}s: ${JSON.stringify(await revisionCounts(db.uow, view.revision))}`);
-    if (now - lastProgress >= PROGRESS_EVERY_MS) {
-      lastProgress = now;
+  const finished = await awaitWorkflowResult<JobPipelineResult>(handle, {
+    t0,
+    timeoutS: o.timeoutS,
+    throwIfStopped: () => worker.throwIfStopped(),
+    status: async (elapsedMs) => {
       const c = await revisionCounts(db.uow, view.revision);
-      log(`+${secs(now - t0)} ${c.rescored} of ${o.jobs} re-scored (${((c.rescored / (now - t0)) * 1000).toFixed(1)} jobs/s), stages ${JSON.stringify(await stageCounts(db.uow))}`);
-    }
-    await sleep(50);
-  }
-  const finished = done as { at: number; result?: JobPipelineResult; error?: unknown };
-  if (finished.error !== undefined) throw new Error(`${view.batch.workflowId} failed: ${describe(finished.error)}`);
+      return `${c.rescored} of ${o.jobs} re-scored (${((c.rescored / elapsedMs) * 1000).toFixed(1)} jobs/s), stages ${JSON.stringify(await stageCounts(db.uow))}`;
+    },
+  });
   const wallMs = finished.at - t0;
   const cpu = process.cpuUsage(cpu0);
   const serverCpu1 = processCpuMs(server.pid);
 
   const stages = await stageCounts(db.uow);
   const counts = await revisionCounts(db.uow, view.revision);
-  log(`done in ${secs(wallMs)}: ${counts.rescored} re-scored, stages ${JSON.stringify(stages)}, batch ${JSON.stringify(finished.result?.preparation)}`);
+  log(`done in ${secs(wallMs)}: ${counts.rescored} re-scored, stages ${JSON.stringify(stages)}, batch ${JSON.stringify(finished.result.preparation)}`);
   const final = (stages['scored'] ?? 0) + (stages['prepared'] ?? 0);
   if (counts.rescored !== o.jobs || final !== o.jobs) {
     throw new Error(`not every job was re-prepared against revision ${view.revision}: ${counts.rescored} re-scored, stages ${JSON.stringify(stages)}`);
@@ -167,7 +154,7 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
     ...(serverIdleCpuPerS !== undefined ? { server_idle_cpu_ms_per_s: Math.round(serverIdleCpuPerS) } : {}),
     rescored: counts.rescored,
     stages,
-    batch: finished.result?.preparation ?? null,
+    batch: finished.result.preparation ?? null,
     ...breakdown,
     ...(o.keepDb ? { database: db.databasePath } : {}),
     temporal_cli: server.version,
