@@ -12,3 +12,6 @@ export {
   type SweepAdmission,
 } from './acquisition.budget';
 export * from './availability.model';
+export * from './posting-check.repository';
+export * from './posting-check.runner';
+export * from './posting-check.activities';

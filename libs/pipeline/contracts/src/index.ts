@@ -8,3 +8,4 @@ export * from './preparation.contract';
 export * from './pipeline.contract';
 export * from './retry-policies.contract';
 export * from './compensation.contract';
+export * from './posting-check.contract';

@@ -41,6 +41,12 @@ export const RETRY_POLICIES = {
   // Before a job's score: a few quick attempts, then the job is scored without (its pay stays unknown).
   classifyJobCompensation: { maximumAttempts: 3, initialInterval: '1 second' },
   compensationControl: { maximumAttempts: 10, initialInterval: '1 second' },
+  // A check's failures are local (SQLite, a lost worker); the site's own failures are evidence, not
+  // errors. A retry claims the job again (the lost attempt's lease expires or is its own).
+  checkPostingAvailability: { maximumAttempts: 3, initialInterval: '5 seconds' },
+  // A retried sweep keeps its id and its work budget; the schedule starts the next one anyway.
+  runAvailabilitySweep: { maximumAttempts: 2, initialInterval: '5 seconds' },
+  availabilityControl: { maximumAttempts: 10, initialInterval: '1 second' },
 } as const satisfies Record<string, ActivityRetryPolicy>;
 
 export type RetryPolicyName = keyof typeof RETRY_POLICIES;
@@ -90,6 +96,11 @@ export const ACTIVITY_TIMEOUTS = {
   refreshCompensation: { startToCloseTimeout: '1 hour', heartbeatTimeout: '30 seconds' },
   classifyJobCompensation: { startToCloseTimeout: '3 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   compensationControl: { startToCloseTimeout: '30 seconds', heartbeatTimeout: SHORT_HEARTBEAT },
+  // A check or a sweep stops admitting work after 20 minutes (CHECK_WORK_BUDGET_MS) and its own
+  // operations are bounded, so it winds down well inside this 30-minute limit.
+  checkPostingAvailability: { startToCloseTimeout: '30 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
+  runAvailabilitySweep: { startToCloseTimeout: '30 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
+  availabilityControl: { startToCloseTimeout: '30 seconds', heartbeatTimeout: SHORT_HEARTBEAT },
 } as const satisfies Partial<Record<RetryPolicyName, ActivityTimeouts>>;
 
 export type RemoteActivityName = keyof typeof ACTIVITY_TIMEOUTS;

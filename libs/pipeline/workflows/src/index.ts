@@ -4,3 +4,4 @@ export { jobPreparationWorkflow, runPreparation } from './job-preparation.workfl
 export { smokeWorkflow } from './smoke.workflow';
 export { jobPipelineWorkflow, runJobPipeline } from './job-pipeline.workflow';
 export { compensationRefreshWorkflow } from './compensation-refresh.workflow';
+export { postingCheckWorkflow, availabilitySweepWorkflow } from './posting-check.workflow';

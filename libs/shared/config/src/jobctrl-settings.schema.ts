@@ -235,6 +235,14 @@ export class JobctrlSettings {
   @IntegerRange(1, 1440)
   preparation_recovery_idle_minutes = 15;
 
+  /** Saved postings are checked again once their last check is this old (read live by the sweep). */
+  @IntegerRange(1, 8760)
+  availability_recheck_hours = 24;
+
+  /** The availability sweep schedule runs (true) or is paused (false); foreground checks work either way. */
+  @IsBoolean({ message: RULE.boolean })
+  availability_sweeps_enabled = true;
+
   @NonEmptyString()
   api_host = '127.0.0.1';
 

@@ -11,6 +11,8 @@ export interface LiveWorkerSettings {
   tailorScoreThreshold: number;
   recoveryIdleMs: number;
   internalConcurrency: number;
+  availabilityRecheckMs: number;
+  availabilitySweepsEnabled: boolean;
 }
 
 export function liveWorkerSettings(s: JobctrlSettings): LiveWorkerSettings {
@@ -19,6 +21,8 @@ export function liveWorkerSettings(s: JobctrlSettings): LiveWorkerSettings {
     tailorScoreThreshold: s.tailor_score_threshold,
     recoveryIdleMs: s.preparation_recovery_idle_minutes * 60_000,
     internalConcurrency: s.pipeline_internal_concurrency,
+    availabilityRecheckMs: s.availability_recheck_hours * 3_600_000,
+    availabilitySweepsEnabled: s.availability_sweeps_enabled,
   };
 }
 

@@ -36,6 +36,8 @@ describe('validateSettings', () => {
       llm: { provider: 'extractive', model: null, base_url: null, api_key_env: null, timeout_seconds: 60, prices: {} },
       tailor_score_threshold: 60,
       preparation_recovery_idle_minutes: 15,
+      availability_recheck_hours: 24,
+      availability_sweeps_enabled: true,
       api_host: '127.0.0.1',
       api_port: 3000,
       worker_heartbeat_interval_seconds: 5,
@@ -101,6 +103,9 @@ describe('validateSettings', () => {
     ['llm', [], 'must be an object'],
     ['tailor_score_threshold', 101, 'must be an integer from 0 to 100'],
     ['preparation_recovery_idle_minutes', 0, 'must be an integer from 1 to 1440'],
+    ['availability_recheck_hours', 0, 'must be an integer from 1 to 8760'],
+    ['availability_recheck_hours', 1.5, 'must be an integer from 1 to 8760'],
+    ['availability_sweeps_enabled', 'no', 'must be true or false'],
   ])('rejects %s = %j', (key, value, rule) => {
     const raw = { [key]: value };
     expect(issuesOf(raw)).toEqual([{ key, value, rule }]);
