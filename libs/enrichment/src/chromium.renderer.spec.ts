@@ -23,6 +23,15 @@ let OTHER = '';
 const LATE_MS = 800;
 const LATE_TEXT = 'Own the data platform end to end: ingestion, modelling and the on-call rota for it. '.repeat(4);
 let lateAnswered = false;
+const GALLERY_IMAGES = 80;
+/** A 1×1 PNG. */
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** A page loading more images from its own origin than a posting check may, and two redirects. */
+function galleryHtml(): string {
+  const images = Array.from({ length: GALLERY_IMAGES }, (_, i) => `<img src="/img/${i}.png">`).join('');
+  return `<html><body><p>${TEXT}</p>${images}<img src="/hop"><img src="/hop-away"></body></html>`;
+}
 
 /** Chromium browser processes this test process started (its direct children). */
 function chromiumChildren(): number[] {
@@ -44,6 +53,26 @@ beforeAll(async () => {
   OTHER = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
   server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
+    if (req.url === '/gallery') {
+      res.setHeader('content-type', 'text/html');
+      res.end(galleryHtml());
+      return;
+    }
+    if (req.url?.startsWith('/img/')) {
+      res.setHeader('content-type', 'image/png');
+      res.end(PIXEL);
+      return;
+    }
+    if (req.url === '/hop' || req.url === '/moved') {
+      res.writeHead(302, { location: req.url === '/hop' ? '/img/hopped.png' : '/job' });
+      res.end();
+      return;
+    }
+    if (req.url === '/hop-away') {
+      res.writeHead(302, { location: `${OTHER}/tracker.gif` });
+      res.end();
+      return;
+    }
     if (req.url === '/late-data') {
       // What a single-page app fetches after load: answered after LATE_MS.
       lateAnswered = false;
@@ -149,6 +178,69 @@ describe('ChromiumRenderer', () => {
     } finally {
       await renderer.close();
     }
+  });
+
+  describe('admitResource (a posting check bounding what the page loads)', () => {
+    it('asks before every request the page makes, hop by hop: a refused one is never sent, a redirect off the origin is not followed', async () => {
+      const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1 });
+      try {
+        hits.length = 0;
+        otherHits = 0;
+        const asked: string[] = [];
+        const settled: Array<{ status?: number; bytes: number }> = [];
+        let admitted = 0;
+        const { html, finalUrl } = await renderer.renderPage(`${base}/gallery`, {
+          // The document itself comes from the check's own fetch, so it is not asked for.
+          html: galleryHtml(),
+          admitResource: async (url) => {
+            asked.push(new URL(url).pathname);
+            // A check's budget: 64 resources, whatever the page wants.
+            if (admitted >= 64) return null;
+            admitted += 1;
+            return (outcome) => {
+              settled.push(outcome);
+              return true;
+            };
+          },
+        });
+        expect(html).toContain(TEXT);
+        expect(finalUrl).toBe(`${base}/gallery`);
+        const served = hits.filter((hit) => hit !== '/gallery');
+        expect(served).toHaveLength(64);
+        expect(hits).not.toContain('/gallery');
+        expect(otherHits).toBe(0);
+        expect(asked.length).toBeGreaterThan(64);
+        expect(settled).toHaveLength(64);
+        expect(settled.filter((s) => s.status === 200).every((s) => s.bytes === PIXEL.byteLength)).toBe(true);
+      } finally {
+        await renderer.close();
+      }
+    });
+
+    it('follows a redirect hop by hop, each admitted, and reports where the document landed', async () => {
+      const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1 });
+      try {
+        hits.length = 0;
+        otherHits = 0;
+        const asked: Array<[string, boolean]> = [];
+        const { html, finalUrl } = await renderer.renderPage(`${base}/moved`, {
+          admitResource: async (url, { navigation }) => {
+            asked.push([new URL(url).pathname, navigation]);
+            return () => true;
+          },
+        });
+        expect(html).toContain(TEXT);
+        expect(finalUrl).toBe(`${base}/job`);
+        expect(asked).toEqual([
+          ['/moved', true],
+          ['/job', true],
+        ]);
+        // The tracker on the other origin is never asked for, let alone requested.
+        expect(otherHits).toBe(0);
+      } finally {
+        await renderer.close();
+      }
+    });
   });
 
   it('says how to install Chromium when the executable is missing', async () => {

@@ -1,4 +1,4 @@
-import { chromium, Browser } from 'playwright-core';
+import { chromium, Browser, type Route } from 'playwright-core';
 import { BoundedExecutor } from '@jobctrl/shared/temporal';
 import { MIN_READABLE_CHARS } from './detail-page.parser';
 
@@ -13,6 +13,30 @@ export interface PageRenderer {
   warm?(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Called once an admitted resource's request ended: its status (undefined when it failed) and the
+ * body bytes read. Returns whether the body may reach the page.
+ */
+export type SettleResource = (outcome: { status?: number; bytes: number }) => boolean;
+
+export interface RenderPageOptions {
+  signal?: AbortSignal;
+  /** The page as already fetched: it answers the navigation (see PageRenderer.render). */
+  html?: string;
+  /** Navigation timeout of this render (default: the renderer's `timeoutMs`). */
+  timeoutMs?: number;
+  /**
+   * Asked before every request the page makes (the pre-fetched document excepted), redirect hops
+   * one by one: null aborts the request; otherwise the request runs while the caller holds whatever
+   * it reserved, and the returned function hears how it ended. With it, resources are fetched by
+   * Playwright hop by hop (a browser follows redirects without asking) and handed to the page.
+   */
+  admitResource?: (url: string, info: { signal: AbortSignal; navigation: boolean }) => Promise<SettleResource | null>;
+}
+
+/** Redirects one admitted resource may follow (each hop admitted again). */
+const MAX_RESOURCE_HOPS = 5;
 
 export interface ChromiumRendererOptions {
   executablePath: string;
@@ -48,7 +72,14 @@ export class ChromiumRenderer implements PageRenderer {
     return { activePages: this.active, peakPages: this.peak, launched: this.browser !== null };
   }
 
-  render(url: string, opts: { signal?: AbortSignal; html?: string } = {}): Promise<string> {
+  async render(url: string, opts: { signal?: AbortSignal; html?: string } = {}): Promise<string> {
+    return (await this.renderPage(url, opts)).html;
+  }
+
+  /** The rendered DOM and the URL of the document it belongs to (after redirects and script navigations). */
+  renderPage(url: string, opts: RenderPageOptions = {}): Promise<{ html: string; finalUrl: string }> {
+    const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs ?? 20_000;
+    const admit = opts.admitResource;
     return this.slots.run(async (signal) => {
       const browser = await this.launch();
       const context = await browser.newContext({ javaScriptEnabled: true });
@@ -61,6 +92,7 @@ export class ChromiumRenderer implements PageRenderer {
         const page = await context.newPage();
         const target = new URL(url).href;
         let document = opts.html;
+        let finalUrl = target;
         await page.route('**/*', (route) => {
           const request = route.request();
           if (new URL(request.url()).origin !== origin) return route.abort();
@@ -71,16 +103,21 @@ export class ChromiumRenderer implements PageRenderer {
             document = undefined;
             return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
           }
-          return route.continue();
+          if (!admit) return route.continue();
+          const mainDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
+          return fetchAdmitted(route, origin, admit, signal, timeoutMs).then((landed) => {
+            if (mainDocument && landed) finalUrl = landed;
+          });
         });
-        await page.goto(url, { waitUntil: 'load', timeout: this.options.timeoutMs ?? 20_000 });
+        await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
         // Inline scripts have run by `load`; a page that already shows its text is done. Only a page
         // still empty (it fetches its content after load) waits for the network to settle, since
         // networkidle alone costs at least 500 ms of quiet per page.
         // (A string expression: it runs in the page, and this lib has no DOM types.)
         const readable = Number(await page.evaluate(`(document.body ? document.body.innerText : '').trim().length`).catch(() => 0));
         if (readable < MIN_READABLE_CHARS) await page.waitForLoadState('networkidle', { timeout: 2_000 }).catch(() => undefined);
-        return await page.content();
+        const html = await page.content();
+        return { html, finalUrl: admit ? finalUrl : page.url() };
       } finally {
         this.active -= 1;
         signal.removeEventListener('abort', onAbort);
@@ -138,4 +175,43 @@ export class ChromiumRenderer implements PageRenderer {
       });
     return launching;
   }
+}
+
+/**
+ * Fetches one admitted request through Playwright, redirect hop by redirect hop, each hop admitted
+ * again (so each reserves its own host) and kept to the page's origin, then hands the answer to the
+ * page. Returns the URL that answered, or null when the request was refused or failed.
+ */
+async function fetchAdmitted(
+  route: Route,
+  origin: string,
+  admit: NonNullable<RenderPageOptions['admitResource']>,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<string | null> {
+  const navigation = route.request().isNavigationRequest();
+  let url = route.request().url();
+  for (let hop = 0; hop <= MAX_RESOURCE_HOPS; hop++) {
+    const settle = await admit(url, { signal, navigation }).catch(() => null);
+    if (!settle) break;
+    let answer: { status: number; location: string | undefined; body: Buffer; response: Awaited<ReturnType<Route['fetch']>> };
+    try {
+      const response = await route.fetch({ url, maxRedirects: 0, timeout: timeoutMs });
+      answer = { status: response.status(), location: response.headers()['location'], body: await response.body(), response };
+    } catch {
+      settle({ bytes: 0 });
+      break;
+    }
+    if (!settle({ status: answer.status, bytes: answer.body.byteLength })) break;
+    if (answer.status >= 300 && answer.status < 400 && answer.location) {
+      const next = new URL(answer.location, url);
+      if (next.origin !== origin) break;
+      url = next.href;
+      continue;
+    }
+    await route.fulfill({ response: answer.response, body: answer.body }).catch(() => undefined);
+    return url;
+  }
+  await route.abort('blockedbyclient').catch(() => undefined);
+  return null;
 }
