@@ -289,6 +289,11 @@ describe('CheckFetcher', () => {
 
     await expect(check.fetch(board.url('/drip'), 'html')).rejects.toMatchObject({ limit: 'timeout', details: { timeoutMs: 300 } });
     await expect(check.render(board.url('/job'))).rejects.toMatchObject({ limit: 'timeout', details: { timeoutMs: 300 } });
+
+    // The browser's own navigation timeout (Playwright names it TimeoutError) is the same bound.
+    const navigationTimeout = Object.assign(new Error('page.goto: Timeout 300ms exceeded'), { name: 'TimeoutError' });
+    const timingOut = fetcher({ renderer: { renderPage: () => Promise.reject(navigationTimeout) }, limits: { operationTimeoutMs: 300 } });
+    await expect(timingOut.render(board.url('/job'))).rejects.toMatchObject({ limit: 'timeout' });
   });
 
   it(`keeps two checks of one host apart: never both in flight, starts at least ${PER_HOST_START_SPACING_MS} ms apart`, async () => {

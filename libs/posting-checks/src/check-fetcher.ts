@@ -239,6 +239,8 @@ export class CheckFetcher {
       if (stopped) throw stopped;
       if (err instanceof CheckLimitError) throw err;
       if (this.controller.signal.aborted) throw new RequestAbortedError(url, this.controller.signal.reason);
+      // The renderer's own navigation timeout (Playwright's TimeoutError) is the same bound.
+      if (err instanceof Error && err.name === 'TimeoutError') throw new CheckLimitError('timeout', url, { timeoutMs: this.limits.operationTimeoutMs });
       throw err;
     } finally {
       clearTimeout(timer);
