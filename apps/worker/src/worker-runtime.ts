@@ -9,7 +9,7 @@ import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { temporalConnectOptions, workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, JobctrlWorker } from './create-worker';
 import { createWorkerHeartbeatWriter } from './worker-heartbeat';
-import { PreparationRecovery } from '@jobctrl/runs/worker';
+import { AvailabilitySchedule, PreparationRecovery } from '@jobctrl/runs/worker';
 
 /** The worker process: connects, builds the Worker, heartbeats, runs until a shutdown signal. */
 @Injectable()
@@ -32,6 +32,7 @@ export class WorkerRuntime {
     let jw: JobctrlWorker | undefined;
     let writer: HeartbeatWriter | undefined;
     let recovery: PreparationRecovery | undefined;
+    let sweeps: AvailabilitySchedule | undefined;
     let clientConnection: Connection | undefined;
     // Spend ceiling, score threshold, recovery idle time and internal concurrency apply without a
     // restart: everything below reads them through the process's one live reader.
@@ -87,6 +88,13 @@ export class WorkerRuntime {
         log: (m) => this.logger.warn(m),
       });
       recovery.start();
+      sweeps = new AvailabilitySchedule({
+        client: new Client({ connection: clientConnection, namespace: temporal.namespace }),
+        taskQueue: temporal.taskQueue,
+        enabled: () => this.live.worker().availabilitySweepsEnabled,
+        log: (m) => this.logger.warn(m),
+      });
+      await sweeps.start();
       this.logger.log(
         `worker ${identity} polling task queue ${temporal.taskQueue} on ${temporal.address} (namespace ${temporal.namespace}); ` +
           `${capacity.remoteActivitySlots} remote activity slots, ${capacity.localControlSlots} local control slots, ` +
@@ -96,6 +104,7 @@ export class WorkerRuntime {
       await jw.worker.run();
     } finally {
       recovery?.stop();
+      sweeps?.stop();
       await clientConnection?.close();
       await writer?.stop();
       if (jw) await Promise.all([jw.executors.temporalSync.shutdown(), jw.executors.blockingStage.shutdown(), jw.close()]);

@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { AcquisitionBudget, type AcquireResult, type AcquisitionBudgetState, type AcquisitionKind, type SweepAdmission } from './acquisition.budget';
-import type { AvailabilityEvidence, AvailabilityState, AvailabilityVerdict, CheckMethod, PostingApiRef, PostingTarget } from './availability.model';
+import { jobAvailabilityOf, type JobAvailability, type JobAvailabilityRow } from '@jobctrl/shared/jobs';
+import type { AvailabilityState, AvailabilityVerdict, PostingApiRef, PostingTarget } from './availability.model';
 
 /** What a check read when it claimed its job; its verdict is accepted only while all three still hold. */
 export interface PostingSnapshot {
@@ -23,14 +24,8 @@ export interface PostingClaim {
 /** Why a sweep stopped claiming. */
 export type SweepStop = 'sweep_job_limit' | 'sweep_share_exhausted' | 'hourly_limit_exhausted' | 'unknown_sweep' | 'no_due_jobs' | 'sweep_id_required';
 
-/** A job's recorded availability as the API shows it. */
-export interface AvailabilityRecord {
-  state: AvailabilityState;
-  reason: string | null;
-  checkedAt: string;
-  method: CheckMethod;
-  evidence: AvailabilityEvidence[];
-}
+/** A job's recorded availability as the API shows it (the job store's shape: the job list reads it too). */
+export type AvailabilityRecord = JobAvailability;
 
 export type RecordOutcome =
   | { accepted: true; state: AvailabilityState }
@@ -199,7 +194,7 @@ export class PostingCheckRepository {
   /** A job's recorded availability, or null before any accepted check. */
   async availabilityOf(jobKey: string): Promise<(AvailabilityRecord & { version: number; uncertainStreak: number }) | null> {
     const rows: AvailabilityRow[] = await this.uow.run(({ manager }) => manager.query(`SELECT * FROM job_availability WHERE job_key = ?`, [jobKey]));
-    return rows[0] ? { ...availabilityRecord(rows[0]), version: rows[0].version, uncertainStreak: rows[0].uncertain_streak } : null;
+    return rows[0] ? { ...jobAvailabilityOf(rows[0]), version: rows[0].version, uncertainStreak: rows[0].uncertain_streak } : null;
   }
 
   /** The live lease on a job, if any (tests and the API's "already checking" answer). */
@@ -222,19 +217,9 @@ export class PostingCheckRepository {
   }
 }
 
-interface AvailabilityRow {
-  state: AvailabilityState;
-  reason: string | null;
-  method: CheckMethod;
-  evidence_json: string;
-  checked_at: number;
+interface AvailabilityRow extends JobAvailabilityRow {
   uncertain_streak: number;
   version: number;
-}
-
-/** The API's shape of a stored verdict (also used by the job list's LEFT JOIN). */
-export function availabilityRecord(r: Pick<AvailabilityRow, 'state' | 'reason' | 'method' | 'evidence_json' | 'checked_at'>): AvailabilityRecord {
-  return { state: r.state, reason: r.reason, checkedAt: new Date(r.checked_at).toISOString(), method: r.method, evidence: JSON.parse(r.evidence_json) as AvailabilityEvidence[] };
 }
 
 interface SnapshotRow {

@@ -8,3 +8,4 @@ export * from './profile/profile.service';
 export * from './spend/spend.service';
 export * from './compensation/compensation-refresh.dto';
 export * from './compensation/compensation-refresh.service';
+export * from './availability/availability.service';

@@ -29,6 +29,7 @@ export class JobQueryService {
       currency: q.currency,
       includeUnknownSalary: q.includeUnknownSalary,
       sort: q.sort,
+      availability: q.availability,
       limit,
       offset,
     });

@@ -1,7 +1,7 @@
 import { Transform, Type } from 'class-transformer';
 import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
 import { PIPELINE_STAGES, type PipelineStage } from '@jobctrl/pipeline/contracts';
-import { JOB_LIST_SORTS, JOB_STAGES, type JobListSort, type JobStage } from '@jobctrl/shared/jobs';
+import { AVAILABILITY_FILTERS, JOB_LIST_SORTS, JOB_STAGES, type AvailabilityFilter, type JobListSort, type JobStage } from '@jobctrl/shared/jobs';
 
 /** POST /v1/pipeline/runs */
 export class StartPipelineRunDto {
@@ -78,4 +78,9 @@ export class ListJobsQueryDto {
   @IsOptional()
   @IsIn(JOB_LIST_SORTS as unknown as string[], { message: `sort must be one of ${JOB_LIST_SORTS.join(', ')}` })
   sort?: JobListSort;
+
+  /** The last posting check's state, or `unchecked` for jobs never checked. */
+  @IsOptional()
+  @IsIn(AVAILABILITY_FILTERS as unknown as string[], { message: `availability must be one of ${AVAILABILITY_FILTERS.join(', ')}` })
+  availability?: AvailabilityFilter;
 }

@@ -3,3 +3,4 @@
 // activity SDK, enrichment or the browser driver.
 export * from './preparation/preparation-starter';
 export * from './preparation/preparation-recovery';
+export * from './availability/availability-schedule';

@@ -1,4 +1,4 @@
-import { badRequest, conflict } from './http-errors';
+import { badRequest, conflict, tooManyRequests } from './http-errors';
 
 // The exact bytes a client receives: Nest serialises the exception's response object as is.
 const json = (e: { getStatus(): number; getResponse(): unknown }) => [e.getStatus(), JSON.stringify(e.getResponse())];
@@ -22,5 +22,10 @@ describe('API error bodies', () => {
       409,
       '{"statusCode":409,"error":"Conflict","message":"a source named \\"x\\" already exists","errors":[{"field":"name","value":"x","rule":"must be unique"}]}',
     ]);
+  });
+
+  it('a 429 says when to ask again, in whole seconds, never 0', () => {
+    expect(json(tooManyRequests('the budget is spent', 12.2))).toEqual([429, '{"statusCode":429,"error":"Too Many Requests","message":"the budget is spent","retryAfterSeconds":13}']);
+    expect(json(tooManyRequests('the budget is spent', 0))[1]).toContain('"retryAfterSeconds":1}');
   });
 });

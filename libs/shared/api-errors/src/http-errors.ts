@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException } from '@nestjs/common';
+import { BadRequestException, ConflictException, HttpException, HttpStatus } from '@nestjs/common';
 
 /** One bad field in a 400 (or 409) answer: the dotted field path, the value sent and the rule it broke. */
 export interface FieldError {
@@ -35,4 +35,15 @@ export function badRequest(errors: FieldError[], message = describe(errors)): Ba
 /** A 409: the request is well-formed but clashes with what is stored; `errors` names the fields when there are any. */
 export function conflict(message: string, errors?: FieldError[]): ConflictException {
   return new ConflictException(body(409, 'Conflict', message, errors));
+}
+
+/**
+ * A 429: a budget the caller cannot exceed is spent for now. `retryAfterSeconds` says when asking
+ * again can succeed (whole seconds, at least 1), so a client waits instead of polling.
+ */
+export function tooManyRequests(message: string, retryAfterSeconds: number): HttpException {
+  return new HttpException(
+    { statusCode: 429, error: 'Too Many Requests', message, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) },
+    HttpStatus.TOO_MANY_REQUESTS,
+  );
 }

@@ -131,6 +131,35 @@ export interface JobRecord {
    * it was chosen from); null until a refresh published one. Its shapes are the compensation lib's.
    */
   compensation: PublishedCompensation | null;
+  /** The last accepted posting check (is the posting still open?); null before any. Written by libs/posting-checks. */
+  availability: JobAvailability | null;
+}
+
+/** A job's recorded availability, as GET /v1/jobs shows it. */
+export interface JobAvailability {
+  state: 'open' | 'closed' | 'unknown' | 'blocked';
+  /** Why the state is what it is when that needs saying (unknown's reason, closed's evidence kind); null for a plain open. */
+  reason: string | null;
+  checkedAt: string;
+  method: 'api' | 'http' | 'browser';
+  evidence: Array<{ kind: string; detail: string; url: string | null; status: number | null }>;
+}
+
+/** GET /v1/jobs?availability=: a recorded state, or `unchecked` for jobs never checked. */
+export const AVAILABILITY_FILTERS = ['open', 'closed', 'unknown', 'blocked', 'unchecked'] as const;
+export type AvailabilityFilter = (typeof AVAILABILITY_FILTERS)[number];
+
+/** The stored columns of a job's availability (job_availability), for the readers of both libs. */
+export interface JobAvailabilityRow {
+  state: JobAvailability['state'];
+  reason: string | null;
+  method: JobAvailability['method'];
+  evidence_json: string;
+  checked_at: number;
+}
+
+export function jobAvailabilityOf(r: JobAvailabilityRow): JobAvailability {
+  return { state: r.state, reason: r.reason, checkedAt: new Date(r.checked_at).toISOString(), method: r.method, evidence: JSON.parse(r.evidence_json) as JobAvailability['evidence'] };
 }
 
 export interface PublishedCompensation {
@@ -155,6 +184,7 @@ export interface JobListFilter {
   includeUnknownSalary?: boolean;
   /** newest (default): first seen; score: highest first; salary: highest annualised figure first, unknown last. */
   sort?: JobListSort;
+  availability?: AvailabilityFilter;
   limit: number;
   offset: number;
 }

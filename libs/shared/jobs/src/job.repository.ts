@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { looksLikeBoardToken } from './employer-name.rules';
-import type { CompensationStatement, EnrichmentCandidate, EnrichmentStatus, JobListFilter, JobRecord, JobStage, ObservedPosting, PrepStatus } from './job.model';
+import { jobAvailabilityOf, type CompensationStatement, type EnrichmentCandidate, type EnrichmentStatus, type JobAvailability, type JobListFilter, type JobRecord, type JobStage, type ObservedPosting, type PrepStatus } from './job.model';
 
 /**
  * How long a claimed enrichment retry is held by whoever took it. Longer than one detail capture can
@@ -50,10 +50,19 @@ interface JobRow {
   /** From the job's published compensation (LEFT JOIN job_compensation): null when none was published. */
   comp_summary?: string | null;
   comp_rows?: string | null;
+  /** From job_availability (LEFT JOIN): null before any accepted posting check. */
+  av_state?: JobAvailability['state'] | null;
+  av_reason?: string | null;
+  av_method?: JobAvailability['method'] | null;
+  av_evidence?: string | null;
+  av_checked_at?: number | null;
 }
 
-/** The job columns plus its published compensation, for the record readers. */
-const RECORD_SELECT = `SELECT j.*, c.summary_json AS comp_summary, c.rows_json AS comp_rows FROM jobs j LEFT JOIN job_compensation c ON c.job_key = j.job_key`;
+/** What the record readers join to the job: its published compensation and its last posting check. */
+const RECORD_JOINS = `FROM jobs j LEFT JOIN job_compensation c ON c.job_key = j.job_key LEFT JOIN job_availability a ON a.job_key = j.job_key`;
+/** The job columns plus its published compensation and availability, for the record readers. */
+const RECORD_SELECT = `SELECT j.*, c.summary_json AS comp_summary, c.rows_json AS comp_rows,
+  a.state AS av_state, a.reason AS av_reason, a.method AS av_method, a.evidence_json AS av_evidence, a.checked_at AS av_checked_at ${RECORD_JOINS}`;
 /** A job's annualised figure for the salary filter and sort: its top of range, else its floor. */
 const YEARLY = 'COALESCE(c.max_yearly, c.min_yearly)';
 
@@ -306,11 +315,15 @@ export class JobRepository {
       where.push(`((${known})${unknown})`);
       params.push(filter.currency ?? 'USD', ...(filter.minSalary !== undefined ? [filter.minSalary] : []));
     }
+    if (filter.availability) {
+      where.push(filter.availability === 'unchecked' ? 'a.job_key IS NULL' : 'a.state = ?');
+      if (filter.availability !== 'unchecked') params.push(filter.availability);
+    }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const order =
       filter.sort === 'salary' ? `${YEARLY} IS NULL, ${YEARLY} DESC, j.first_seen_at DESC, j.job_key` : filter.sort === 'score' ? 'j.score IS NULL, j.score DESC, j.first_seen_at DESC, j.job_key' : 'j.first_seen_at DESC, j.job_key';
     return this.uow.run(async ({ manager }) => {
-      const total = (await manager.query(`SELECT COUNT(*) AS n FROM jobs j LEFT JOIN job_compensation c ON c.job_key = j.job_key ${clause}`, params))[0].n as number;
+      const total = (await manager.query(`SELECT COUNT(*) AS n ${RECORD_JOINS} ${clause}`, params))[0].n as number;
       const rows: JobRow[] = await manager.query(`${RECORD_SELECT} ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, filter.limit, filter.offset]);
       // One query for the page's sources, not one per job.
       const sources = await sourcesOf(manager, rows.map((r) => r.job_key));
@@ -397,6 +410,10 @@ function toRecord(r: JobRow, sources: SourceRow[]): JobRecord {
     sources: sources.map((s) => ({ sourceId: s.source_id, sourceKind: s.source_kind, externalId: s.external_id, url: s.url })),
     firstSeenAt: new Date(r.first_seen_at).toISOString(),
     lastSeenAt: new Date(r.last_seen_at).toISOString(),
+    availability:
+      r.av_state && r.av_method && r.av_evidence && r.av_checked_at != null
+        ? jobAvailabilityOf({ state: r.av_state, reason: r.av_reason ?? null, method: r.av_method, evidence_json: r.av_evidence, checked_at: r.av_checked_at })
+        : null,
     compensation: r.comp_rows ? { summary: r.comp_summary ? (JSON.parse(r.comp_summary) as Record<string, unknown>) : null, rows: JSON.parse(r.comp_rows) as Array<Record<string, unknown>> } : null,
   };
 }
