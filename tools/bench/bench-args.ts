@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export type PhaseName = 'streaming' | 'batch';
 export type BaselineMode = 'auto' | 'direct' | 'workflow';
@@ -56,27 +56,21 @@ Progress goes to stderr; the last stdout line is one JSON object with the result
 export class UsageError extends Error {}
 
 export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      families: { type: 'string', default: '4' },
-      jobs: { type: 'string', default: '50' },
-      'latency-ms': { type: 'string', default: '50' },
-      slots: { type: 'string', default: '4' },
-      seed: { type: 'string', default: '1' },
-      'timeout-s': { type: 'string', default: '240' },
-      repeat: { type: 'string', default: '1' },
-      order: { type: 'string', default: 'streaming-first' },
-      baseline: { type: 'string', default: 'auto' },
-      'keep-dbs': { type: 'boolean', default: false },
-      'single-host': { type: 'boolean', default: false },
-      browser: { type: 'string', default: '/usr/bin/chromium' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = parseFlags(argv, {
+    families: { type: 'string', default: '4' },
+    jobs: { type: 'string', default: '50' },
+    'latency-ms': { type: 'string', default: '50' },
+    slots: { type: 'string', default: '4' },
+    seed: { type: 'string', default: '1' },
+    'timeout-s': { type: 'string', default: '240' },
+    repeat: { type: 'string', default: '1' },
+    order: { type: 'string', default: 'streaming-first' },
+    baseline: { type: 'string', default: 'auto' },
+    'keep-dbs': { type: 'boolean', default: false },
+    'single-host': { type: 'boolean', default: false },
+    browser: { type: 'string', default: '/usr/bin/chromium' },
   });
-  if (values.help) return 'help';
+  if (values === 'help') return 'help';
   const order = values.order;
   if (order !== 'streaming-first' && order !== 'batch-first') throw new UsageError(`--order must be streaming-first or batch-first, got ${JSON.stringify(order)}`);
   const baseline = values.baseline;
@@ -96,6 +90,17 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     browser: values.browser === 'none' || !values.browser ? null : values.browser,
   };
 }
+
+/**
+ * A bench's flags as every bench takes them: flags only (an unknown flag or a positional is a usage
+ * error, see parseOrExit), `-h`/`--help` besides the bench's own, which answers 'help'.
+ */
+export function parseFlags<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O): FlagValues<O> | 'help' {
+  const { values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { ...options, help: { type: 'boolean', short: 'h', default: false } } });
+  return (values as { help?: boolean }).help ? 'help' : (values as FlagValues<O>);
+}
+
+type FlagValues<O extends NonNullable<ParseArgsConfig['options']>> = ReturnType<typeof parseArgs<{ args: string[]; strict: true; allowPositionals: false; options: O }>>['values'];
 
 /** An integer flag value in min..max, or a UsageError naming the flag. */
 export function intFlag(name: string, raw: string | undefined, min: number, max: number): number {

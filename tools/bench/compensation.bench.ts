@@ -3,7 +3,7 @@
 // stderr; the last stdout line is one JSON object {rows, exact, accuracy, fields, undecided}.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseFlags, parseOrExit } from './bench-args';
 import { parseCorpus, scoreCorpus } from './compensation-bench.runner';
 
 const USAGE = `Usage: npm run bench:compensation -- [--corpus FILE.jsonl]
@@ -14,20 +14,15 @@ Exact-match accuracy of the compensation parser (no model) on a labelled corpus.
   --corpus FILE   the corpus                         default libs/compensation/corpus/salaries.jsonl
   -h, --help      this text`;
 
+function parse(argv: string[]): { corpus: string } | 'help' {
+  const values = parseFlags(argv, { corpus: { type: 'string' } });
+  if (values === 'help') return 'help';
+  return { corpus: resolve(values.corpus ?? resolve(__dirname, '../../libs/compensation/corpus/salaries.jsonl')) };
+}
+
 function main(): void {
-  let values: { corpus?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({ args: process.argv.slice(2), strict: true, allowPositionals: false, options: { corpus: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
-    process.exit(64); // EX_USAGE
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  const file = resolve(values.corpus ?? resolve(__dirname, '../../libs/compensation/corpus/salaries.jsonl'));
-  const { failures, ...result } = scoreCorpus(parseCorpus(readFileSync(file, 'utf8')));
+  const { corpus } = parseOrExit(() => parse(process.argv.slice(2)), USAGE);
+  const { failures, ...result } = scoreCorpus(parseCorpus(readFileSync(corpus, 'utf8')));
   for (const f of failures) {
     process.stderr.write(`line ${f.line}: ${JSON.stringify(f.text)}\n  expected ${JSON.stringify(f.expected)}\n  got      ${JSON.stringify(f.got)}\n`);
   }

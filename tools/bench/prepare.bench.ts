@@ -1,9 +1,8 @@
 // `npm run bench:prepare`: score → tailor → cover letter → review pair for N enriched jobs, through
 // JobPipelineWorkflow on a real worker, against the LLM simulator (what it measures: prepare-bench.runner.ts).
 // Progress on stderr; the last stdout line is the JSON result.
-import { parseArgs } from 'node:util';
-import { workerCapacity } from '@jobctrl/shared/temporal';
-import { intFlag, parseOrExit } from './bench-args';
+import { intFlag, parseFlags } from './bench-args';
+import { runBenchEntry } from './bench-entry';
 import type { PrepareBenchOptions } from './prepare-bench.runner';
 
 const USAGE = `Usage: npm run bench:prepare -- [flags]
@@ -23,21 +22,15 @@ simulator that answers every call after a fixed latency. Efficiency = (model cal
 Progress goes to stderr; the last stdout line is one JSON object with the results.`;
 
 function parse(argv: string[]): PrepareBenchOptions | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      jobs: { type: 'string', default: '200' },
-      'latency-ms': { type: 'string', default: '200' },
-      slots: { type: 'string', default: '4' },
-      concurrency: { type: 'string' },
-      'timeout-s': { type: 'string', default: '900' },
-      'keep-db': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = parseFlags(argv, {
+    jobs: { type: 'string', default: '200' },
+    'latency-ms': { type: 'string', default: '200' },
+    slots: { type: 'string', default: '4' },
+    concurrency: { type: 'string' },
+    'timeout-s': { type: 'string', default: '900' },
+    'keep-db': { type: 'boolean', default: false },
   });
-  if (values.help) return 'help';
+  if (values === 'help') return 'help';
   const slots = intFlag('slots', values.slots, 1, 64);
   return {
     jobs: intFlag('jobs', values.jobs, 1, 5000),
@@ -54,10 +47,4 @@ function parse(argv: string[]): PrepareBenchOptions | 'help' {
   };
 }
 
-const options = parseOrExit(() => parse(process.argv.slice(2)), USAGE);
-// As in apps/worker/src/main.ts: libuv's pool is sized before its first use, from the worker's slots.
-if (!process.env['UV_THREADPOOL_SIZE']) process.env['UV_THREADPOOL_SIZE'] = String(workerCapacity(options.slots).uvThreadpoolSize);
-
-// Loaded only now, after the thread pool size is fixed.
-const { runPrepareBenchCommand } = require('./prepare-bench.runner') as typeof import('./prepare-bench.runner');
-runPrepareBenchCommand(options);
+runBenchEntry({ usage: USAGE, parse, load: () => (require('./prepare-bench.runner') as typeof import('./prepare-bench.runner')).runPrepareBenchCommand });

@@ -1,10 +1,9 @@
 // `npm run bench:rescore`: a profile update re-preparing N stored jobs with the extractive provider,
 // through the product path (what it measures: rescore-bench.runner.ts). Progress on stderr; the last
 // stdout line is the JSON result.
-import { parseArgs } from 'node:util';
 import { defaultResolvedConfig } from '@jobctrl/shared/config';
-import { workerCapacity } from '@jobctrl/shared/temporal';
-import { intFlag, parseOrExit } from './bench-args';
+import { intFlag, parseFlags } from './bench-args';
+import { runBenchEntry } from './bench-entry';
 import type { RescoreBenchOptions } from './rescore-bench.runner';
 
 const DEFAULTS = defaultResolvedConfig().settings;
@@ -26,21 +25,15 @@ activity slots. The run snapshots pipeline_internal_concurrency C, as the produc
 Progress goes to stderr; the last stdout line is one JSON object with the results.`;
 
 function parse(argv: string[]): RescoreBenchOptions | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      jobs: { type: 'string', default: '1000' },
-      slots: { type: 'string', default: String(DEFAULTS.worker_activity_slots) },
-      concurrency: { type: 'string', default: String(DEFAULTS.pipeline_internal_concurrency) },
-      'timeout-s': { type: 'string', default: '900' },
-      'no-breakdown': { type: 'boolean', default: false },
-      'keep-db': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = parseFlags(argv, {
+    jobs: { type: 'string', default: '1000' },
+    slots: { type: 'string', default: String(DEFAULTS.worker_activity_slots) },
+    concurrency: { type: 'string', default: String(DEFAULTS.pipeline_internal_concurrency) },
+    'timeout-s': { type: 'string', default: '900' },
+    'no-breakdown': { type: 'boolean', default: false },
+    'keep-db': { type: 'boolean', default: false },
   });
-  if (values.help) return 'help';
+  if (values === 'help') return 'help';
   return {
     jobs: intFlag('jobs', values.jobs, 1, 20_000),
     slots: intFlag('slots', values.slots, 1, 64),
@@ -51,10 +44,4 @@ function parse(argv: string[]): RescoreBenchOptions | 'help' {
   };
 }
 
-const options = parseOrExit(() => parse(process.argv.slice(2)), USAGE);
-// As in apps/worker/src/main.ts: libuv's pool is sized before its first use, from the worker's slots.
-if (!process.env['UV_THREADPOOL_SIZE']) process.env['UV_THREADPOOL_SIZE'] = String(workerCapacity(options.slots).uvThreadpoolSize);
-
-// Loaded only now, after the thread pool size is fixed.
-const { runRescoreBenchCommand } = require('./rescore-bench.runner') as typeof import('./rescore-bench.runner');
-runRescoreBenchCommand(options);
+runBenchEntry({ usage: USAGE, parse, load: () => (require('./rescore-bench.runner') as typeof import('./rescore-bench.runner')).runRescoreBenchCommand });

@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { intFlag, UsageError } from './bench-args';
+import { intFlag, parseFlags, UsageError } from './bench-args';
 
 export interface ScaleOptions {
   /** Postings on the one board, one measured run per size, in this order. */
@@ -42,24 +41,18 @@ by ms/job at the smallest (the target is <= 1.5: cost per job must not grow with
 Progress goes to stderr; the last stdout line is one JSON object with the results.`;
 
 export function parseScaleArgs(argv: string[]): ScaleOptions | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      sizes: { type: 'string', default: '100,1000,5000' },
-      warmup: { type: 'string', default: '20' },
-      'latency-ms': { type: 'string', default: '0' },
-      slots: { type: 'string', default: '4' },
-      seed: { type: 'string', default: '1' },
-      'timeout-s': { type: 'string', default: '900' },
-      browser: { type: 'string', default: 'none' },
-      'single-host': { type: 'boolean', default: false },
-      'keep-dbs': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const values = parseFlags(argv, {
+    sizes: { type: 'string', default: '100,1000,5000' },
+    warmup: { type: 'string', default: '20' },
+    'latency-ms': { type: 'string', default: '0' },
+    slots: { type: 'string', default: '4' },
+    seed: { type: 'string', default: '1' },
+    'timeout-s': { type: 'string', default: '900' },
+    browser: { type: 'string', default: 'none' },
+    'single-host': { type: 'boolean', default: false },
+    'keep-dbs': { type: 'boolean', default: false },
   });
-  if (values.help) return 'help';
+  if (values === 'help') return 'help';
   const sizes = (values.sizes ?? '').split(',').map((s) => intFlag('sizes', s.trim(), 1, 20_000));
   if (sizes.length === 0) throw new UsageError('--sizes needs at least one size');
   return {
