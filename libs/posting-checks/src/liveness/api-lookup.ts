@@ -8,15 +8,22 @@ import type { AvailabilityEvidence, PostingApiRef, PostingResponse } from '../av
  * and Workable only publish the whole board, so the posting is looked up by id in the list
  * (Workable's id is the job's shortcode).
  *
- * What absence means differs by provider, and that is the whole point of this file:
- *  - Greenhouse (Job Board API), SmartRecruiters (Posting API) and Workable (widget API) publish
- *    every live public posting of a board; a posting discovered there that the same API no longer
- *    has (404 for the single posting, missing from the list) was taken down: `closed`.
- *  - Lever's postings API returns only postings in the `published` state ("all other jobs are
- *    completely hidden from the jobs API", lever/postings-api README); a posting the employer
- *    switched to unlisted or internal still takes applications by link. Ashby's posting API
- *    carries unlisted jobs only as the board chooses (`isListed`) and hides confidential ones.
- *    For these two a 404 or a missing id is NOT closure: the page decides.
+ * What absence means: no public posting API this rung reads is known to list every posting
+ * that still takes applications, so a missing posting is evidence kept (`api_missing`), never
+ * closure by itself — the page decides (a closed posting's page answers 404/410, redirects to the
+ * index or says so):
+ *  - Lever returns only `published` postings ("all other jobs are completely hidden from the jobs
+ *    API", lever/postings-api README); one switched to unlisted or internal still takes
+ *    applications by link.
+ *  - Ashby's board list carries unlisted jobs only as the board chooses (`isListed`) and hides
+ *    confidential ones.
+ *  - Greenhouse job posts and SmartRecruiters postings (`visibility` PUBLIC/INTERNAL/PRIVATE)
+ *    can be live by link only; their public endpoints answer 404 for those exactly as for a closed
+ *    posting. Workable lists only what the careers page shows.
+ * The board simulator's `confidential` mode (tools/fixtures) models this: dropped from every list,
+ * 404 from Greenhouse/SmartRecruiters, the page live — and must stay `open`.
+ * `absenceIsClosure` stays in the table for a provider that does guarantee a complete list.
+ * What the API does decide: listed → `open`; SmartRecruiters' own `active: false` → `closed`.
  * Any other failure (5xx, 429, 403, a body that is not the expected JSON) says nothing about the
  * posting: the ladder goes on to the page, keeping the evidence.
  */
@@ -44,9 +51,9 @@ interface ProviderRule {
 }
 
 const PROVIDERS: Readonly<Record<string, ProviderRule>> = {
-  greenhouse: { url: (b, board, id) => `${b}/v1/boards/${board}/jobs/${id}`, list: false, absenceIsClosure: true, idField: 'id' },
+  greenhouse: { url: (b, board, id) => `${b}/v1/boards/${board}/jobs/${id}`, list: false, absenceIsClosure: false, idField: 'id' },
   lever: { url: (b, board, id) => `${b}/v0/postings/${board}/${id}`, list: false, absenceIsClosure: false, idField: 'id' },
-  smartrecruiters: { url: (b, board, id) => `${b}/v1/companies/${board}/postings/${id}`, list: false, absenceIsClosure: true, idField: 'id' },
+  smartrecruiters: { url: (b, board, id) => `${b}/v1/companies/${board}/postings/${id}`, list: false, absenceIsClosure: false, idField: 'id' },
   ashby: {
     url: (b, board) => `${b}/posting-api/job-board/${board}`,
     list: true,
@@ -57,7 +64,7 @@ const PROVIDERS: Readonly<Record<string, ProviderRule>> = {
   workable: {
     url: (b, board) => `${b}/api/v1/widget/accounts/${board}`,
     list: true,
-    absenceIsClosure: true,
+    absenceIsClosure: false,
     items: (body) => (Array.isArray(body['jobs']) ? body['jobs'] : null),
     idField: 'shortcode',
   },
@@ -117,7 +124,7 @@ export function readApiAnswer(ref: PostingApiRef, response: PostingResponse): Ap
       return cont('api_error', `${ref.kind} API answered for another posting (${String(record[rule.idField]).slice(0, 60)})`, 'api_malformed');
     }
     // SmartRecruiters' posting detail carries `active`; a posting it reports inactive is closed.
-    if (record['active'] === false && rule.absenceIsClosure) {
+    if (record['active'] === false) {
       add('api_inactive', `${ref.kind} reports posting ${ref.externalId} as inactive`);
       return { decision: 'closed', evidence, reason: 'api_inactive' };
     }

@@ -46,18 +46,50 @@ const withApi = (kind = 'greenhouse', externalId = '4012345'): PostingTarget => 
 const pageOnly: PostingTarget = { jobKey: 'job-1', url: PAGE, api: null };
 
 describe('checkPostingAvailability', () => {
-  it('API rung: a listed posting is open by the API alone (the page is not fetched)', async () => {
-    const fetcher = new FakeFetcher({ [API]: { body: JSON.stringify({ id: 4012345 }) } });
-    const verdict = await checkPostingAvailability(withApi(), fetcher, { now: NOW });
-    expect(verdict).toMatchObject({ state: 'open', method: 'api', reason: null });
-    expect(fetcher.calls).toEqual([`json ${API}`]);
+  it('API rung: a listed posting is still read on its page, and the page's explicit closure wins over a stale listing', async () => {
+    const listed = { body: JSON.stringify({ id: 4012345 }) };
+    const open = new FakeFetcher({ [API]: listed, [PAGE]: { body: fixture('lever-open.en.html') } });
+    expect(await checkPostingAvailability(withApi(), open, { now: NOW })).toMatchObject({ state: 'open', method: 'http', reason: null });
+    expect(open.calls).toEqual([`json ${API}`, `html ${PAGE}`]);
+
+    const closed = new FakeFetcher({ [API]: listed, [PAGE]: { status: 404, body: 'Not Found' } });
+    const verdict = await checkPostingAvailability(withApi(), closed, { now: NOW });
+    expect(verdict).toMatchObject({ state: 'closed', method: 'http', reason: 'http_status' });
+    expect(verdict.evidence.map((e) => e.kind)).toEqual(['api_listed', 'http_status']);
   });
 
-  it('API rung: Greenhouse no longer having the posting is closed by the API', async () => {
-    const fetcher = new FakeFetcher({ [API]: { status: 404, body: '{"status":404}' } });
-    const verdict = await checkPostingAvailability(withApi(), fetcher, { now: NOW });
-    expect(verdict).toMatchObject({ state: 'closed', method: 'api', reason: 'api_missing' });
+  it('API rung: a listing makes a page without apply control open (method api), but never outweighs a blocked or unreadable page', async () => {
+    const listed = { body: JSON.stringify({ id: 4012345 }) };
+    const cases: Array<[Answer, string, string | null, string]> = [
+      [{ body: fixture('text-only.en.html') }, 'open', null, 'api'],
+      [new RequestTimeoutError(PAGE, 20_000), 'unknown', 'timeout', 'http'],
+      [{ body: fixture('captcha-text.html') }, 'blocked', 'captcha', 'http'],
+      [{ status: 403, body: 'Forbidden' }, 'blocked', 'forbidden', 'http'],
+      [{ body: fixture('ashby-shell.en.html') }, 'unknown', 'needs_javascript', 'http'],
+    ];
+    for (const [page, state, reason, method] of cases) {
+      const verdict = await checkPostingAvailability(withApi(), new FakeFetcher({ [API]: listed, [PAGE]: page }), { now: NOW });
+      expect({ state: verdict.state, reason: verdict.reason, method: verdict.method }).toEqual({ state, reason, method });
+      expect(verdict.evidence.map((e) => e.kind)[0]).toBe('api_listed');
+    }
+  });
+
+  it('API rung: Greenhouse no longer having the posting is evidence, not closure: the page decides', async () => {
+    const missing = { status: 404, body: '{"status":404}' };
+    const confidential = new FakeFetcher({ [API]: missing, [PAGE]: { body: fixture('greenhouse-open.en.html') } });
+    expect(await checkPostingAvailability(withApi(), confidential, { now: NOW })).toMatchObject({ state: 'open', method: 'http' });
+    const gone = new FakeFetcher({ [API]: missing, [PAGE]: { status: 404, body: 'Not Found' } });
+    const verdict = await checkPostingAvailability(withApi(), gone, { now: NOW });
+    expect(verdict).toMatchObject({ state: 'closed', method: 'http', reason: 'http_status' });
     expect(verdict.evidence[0]).toMatchObject({ kind: 'api_missing', url: API, status: 404 });
+  });
+
+  it('API rung: SmartRecruiters reporting the posting inactive closes it without the page', async () => {
+    const srApi = 'https://api.smartrecruiters.com/v1/companies/Umbrella/postings/7';
+    const fetcher = new FakeFetcher({ [srApi]: { body: JSON.stringify({ id: '7', active: false }) } });
+    const target: PostingTarget = { jobKey: 'j', url: PAGE, api: { kind: 'smartrecruiters', baseUrl: 'https://api.smartrecruiters.com', board: 'Umbrella', externalId: '7' } };
+    expect(await checkPostingAvailability(target, fetcher, { now: NOW })).toMatchObject({ state: 'closed', method: 'api', reason: 'api_inactive' });
+    expect(fetcher.calls).toEqual([`json ${srApi}`]);
   });
 
   it('API rung: Lever missing the posting goes on to the page (unlisted postings stay open)', async () => {

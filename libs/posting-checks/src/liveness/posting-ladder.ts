@@ -1,4 +1,4 @@
-import type { AvailabilityEvidence, AvailabilityVerdict, PostingResponse, PostingTarget } from '../availability.model';
+import type { AvailabilityEvidence, AvailabilityState, AvailabilityVerdict, CheckMethod, PostingResponse, PostingTarget } from '../availability.model';
 import { apiLookupUrl, readApiAnswer } from './api-lookup';
 import { isCancellation, readFetchFailure } from './fetch-failure';
 import { readPostingPage } from './page-reading';
@@ -23,11 +23,17 @@ export interface LadderOptions {
 
 /**
  * Checks one posting, cheapest and most certain rung first:
- *  1. API — the board's own API (when the job came from one). A listed posting is `open`; a
- *     missing one is `closed` only where that API lists every open posting (see api-lookup.ts);
- *     anything else goes on to the page, its evidence kept.
+ *  1. API — the board's own API (when the job came from one). Its answer is evidence; it decides
+ *     alone only when the provider itself reports the posting inactive. A missing posting never
+ *     closes it (unlisted postings are missing too, see api-lookup.ts).
  *  2. HTTP — the posting page through the host policy, read by readPostingPage.
  *  3. Browser — only when the HTTP page is a client-rendered shell and the fetcher can render.
+ * The page is read even when the API lists the posting: board APIs serve cached lists, and what
+ * the applicant sees — a 404, a redirect to the index, "position filled" — is the closure that
+ * matters; a page that keeps us out stays `blocked` and a page we could not read stays `unknown`
+ * (a listing says nothing about a captcha or a JavaScript-only closed banner). The listing decides
+ * one case only: a page that shows the posting but no apply control (unknown, no_apply_control) is
+ * `open` (method `api`) when the board's API still lists it.
  * Evidence accumulates across rungs; `method` names the rung that decided. A failure to fetch is
  * `unknown` (or `blocked` for robots.txt/403/429) with its reason and never `closed`.
  *
@@ -39,13 +45,19 @@ export async function checkPostingAvailability(target: PostingTarget, fetcher: P
   const evidence: AvailabilityEvidence[] = [];
   const { signal, now } = opts;
   signal?.throwIfAborted();
+  let apiListed = false;
+  const settle = (state: AvailabilityState, reason: string | null, method: CheckMethod): AvailabilityVerdict =>
+    apiListed && state === 'unknown' && reason === 'no_apply_control'
+      ? { state: 'open', reason: null, method: 'api', evidence }
+      : { state, reason, method, evidence };
 
   const apiUrl = target.api ? apiLookupUrl(target.api) : null;
   if (target.api && apiUrl) {
     try {
       const reading = readApiAnswer(target.api, await fetcher.fetch(apiUrl, 'json'));
       evidence.push(...reading.evidence);
-      if (reading.decision !== 'continue') return { state: reading.decision, reason: reading.reason, method: 'api', evidence };
+      if (reading.decision === 'closed') return { state: 'closed', reason: reading.reason, method: 'api', evidence };
+      apiListed = reading.decision === 'open';
     } catch (err) {
       rethrowIfNotReading(err, signal);
       // Whatever kept the API from answering (even robots.txt on the API host) says nothing about
@@ -63,11 +75,11 @@ export async function checkPostingAvailability(target: PostingTarget, fetcher: P
     rethrowIfNotReading(err, signal);
     const failure = readFetchFailure(err, target.url);
     evidence.push({ kind: failure.kind, detail: failure.detail, url: failure.url, status: failure.status });
-    return { state: failure.state, reason: failure.reason, method: 'http', evidence };
+    return settle(failure.state, failure.reason, 'http');
   }
   const page = readPostingPage(response, { postingUrl: target.url, now });
   evidence.push(...page.evidence);
-  if (!page.needsJavascript || !fetcher.render) return { state: page.verdict, reason: page.reason, method: 'http', evidence };
+  if (!page.needsJavascript || !fetcher.render) return settle(page.verdict, page.reason, 'http');
 
   signal?.throwIfAborted();
   let rendered: { html: string; finalUrl: string };
@@ -77,7 +89,7 @@ export async function checkPostingAvailability(target: PostingTarget, fetcher: P
     rethrowIfNotReading(err, signal);
     const failure = readFetchFailure(err, response.finalUrl);
     evidence.push({ kind: failure.kind, detail: failure.detail, url: failure.url, status: failure.status });
-    return { state: failure.state, reason: failure.reason, method: 'browser', evidence };
+    return settle(failure.state, failure.reason, 'browser');
   }
   // A client-side navigation away from the fetched page (a single-page app routing a closed
   // posting to its job list) is one more redirect; the rendered DOM itself answered like a 200.
@@ -95,7 +107,7 @@ export async function checkPostingAvailability(target: PostingTarget, fetcher: P
   );
   evidence.push(...browserPage.evidence.filter((e) => e.kind !== 'redirect' || navigated));
   const reason = browserPage.needsJavascript ? 'empty_after_render' : browserPage.reason;
-  return { state: browserPage.verdict, reason, method: 'browser', evidence };
+  return settle(browserPage.verdict, reason, 'browser');
 }
 
 function rethrowIfNotReading(err: unknown, signal: AbortSignal | undefined): void {
