@@ -187,6 +187,15 @@ describe('CheckFetcher', () => {
     expect(board.hits.length).toBe(before);
   });
 
+  it("answers a 429 whose retry would outlast an operation as 429, without holding the check through the host's cooldown", async () => {
+    board.route('/limited', page('Too many requests', 429, { 'retry-after': '600' }));
+    const check = fetcher();
+
+    await expect(check.fetch(board.url('/limited'), 'html')).resolves.toMatchObject({ status: 429 });
+    expect(board.paths()).toEqual(['/limited']);
+    expect(check.usage().requests).toBe(1);
+  });
+
   it(`follows ${MAX_REDIRECT_HOPS} redirect hops and refuses the ${MAX_REDIRECT_HOPS + 1}th, and a loop, without requesting past it`, async () => {
     for (let n = 1; n <= 5; n++) board.route(`/r${n}`, redirect(n === 5 ? '/final' : `/r${n + 1}`));
     board.route('/final', page('<h1>Engineer</h1>'));
@@ -260,7 +269,8 @@ describe('CheckFetcher', () => {
   });
 
   it(`admits ${MAX_BROWSER_RESOURCES_PER_CHECK} browser resources, one host slot each, and stops the render at the next`, async () => {
-    board.route('/res/*', page('r'));
+    // Slow enough that six loads at once would overlap at the server if nothing held them apart.
+    board.route('/res/*', (req, res) => void setTimeout(() => page('r')(req, res), 10));
     const resources = Array.from({ length: 80 }, (_, i) => board.url(`/res/${i}`));
     const check = fetcher({ renderer: scriptedPage(resources) });
 

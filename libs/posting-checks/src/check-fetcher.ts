@@ -147,6 +147,8 @@ export class CheckFetcher {
     this.throwIfAborted(url);
     const remaining = this.limits.maxBytesPerCheck - this.counts.bytes;
     if (remaining <= 0) throw new CheckLimitError('bytes_per_check', url, { limitBytes: this.limits.maxBytesPerCheck });
+    // Checked here too, so a spent check does not even wait for the host's robots.txt.
+    if (this.counts.requests >= this.limits.maxRequests) throw new CheckLimitError('requests', url, { limit: this.limits.maxRequests });
     const cap = Math.min(this.limits.maxResponseBytes, remaining);
     let hops = 0;
     try {
@@ -156,6 +158,9 @@ export class CheckFetcher {
         maxRedirects: this.limits.maxRedirectHops,
         maxResponseBytes: cap,
         timeoutMs: this.limits.operationTimeoutMs,
+        // A host asking us to come back later is answered by the check as it is (429: blocked),
+        // not by holding the job's five-minute lease through a cooldown of up to ten minutes.
+        maxRetryWaitMs: this.limits.operationTimeoutMs,
         onBytes: (n) => (this.counts.bytes += n),
         beforeRequest: (next, { kind: requestKind }) => {
           this.throwIfAborted(next);

@@ -109,6 +109,17 @@ describe('HostPolicyHttpClient.exchange', () => {
     expect(server.hitsFor('/limited')).toHaveLength(3);
   });
 
+  it('returns a 429 at once when its retry would wait longer than maxRetryWaitMs, keeping the cooldown for everyone', async () => {
+    await startServer();
+    server.route('/limited', reply(429, 'come back in ten minutes', { 'retry-after': '600' }));
+    const client = new HostPolicyHttpClient(fastOptions());
+
+    const result = await client.exchange(server.url('/limited'), { accept: HTML, maxRetryWaitMs: 20_000 });
+    expect(result).toMatchObject({ status: 429, body: 'come back in ten minutes' });
+    expect(server.hitsFor('/limited')).toHaveLength(1);
+    expect(client.stats()[portKey(server, A)].cooldownUntil).toBeGreaterThan(Date.now() + 500_000);
+  });
+
   it('throws TooManyRedirectsError with every hop on a redirect loop', async () => {
     await startServer();
     server.route('/loop', reply(302, '', { location: '/loop' }));

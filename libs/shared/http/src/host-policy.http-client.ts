@@ -114,6 +114,12 @@ export interface ExchangeOptions {
   beforeRequest?: (url: string, request: { kind: ExchangeRequestKind }) => void | Promise<void>;
   /** Hears of each body chunk kept, as it is read (for a byte budget spanning several exchanges). */
   onBytes?: (bytes: number) => void;
+  /**
+   * A retry that would have to wait longer than this (its backoff, Retry-After or the host's
+   * cooldown) is not made: the status is returned at once. The cooldown itself stays in force for
+   * every caller; only this caller stops waiting for it (default: no limit, like `get`).
+   */
+  maxRetryWaitMs?: number;
 }
 
 /** A redirect the exchange followed: the URL that answered 3xx and its status. */
@@ -154,6 +160,7 @@ interface FollowSettings {
   timeoutMs: number;
   beforeRequest?: ExchangeOptions['beforeRequest'];
   onBytes?: (bytes: number) => void;
+  maxRetryWaitMs: number;
   /** `get` throws HttpStatusError on a non-2xx final answer; `exchange` returns it with its body. */
   statuses: 'throw' | 'return';
 }
@@ -219,6 +226,7 @@ export class HostPolicyHttpClient implements HttpClient {
       timeoutMs: Math.min(opts.timeoutMs ?? Number.POSITIVE_INFINITY, this.options.requestTimeoutMs),
       beforeRequest: opts.beforeRequest,
       onBytes: opts.onBytes,
+      maxRetryWaitMs: opts.maxRetryWaitMs ?? Number.POSITIVE_INFINITY,
       statuses: 'return',
     });
     return {
@@ -275,6 +283,7 @@ export class HostPolicyHttpClient implements HttpClient {
       maxRedirects: this.options.maxRedirects,
       maxResponseBytes: this.options.maxResponseBytes,
       timeoutMs: this.options.requestTimeoutMs,
+      maxRetryWaitMs: Number.POSITIVE_INFINITY,
       statuses: 'throw',
     });
     return { body: result.body, contentType: result.contentType, url: result.finalUrl };
@@ -320,14 +329,20 @@ export class HostPolicyHttpClient implements HttpClient {
       if (outcome.status >= 200 && outcome.status < 300) return final;
       const error = new HttpStatusError(url.href, outcome.status, outcome.retryAfterMs);
       failures += 1;
-      if (!error.retryable || failures >= this.options.maxAttempts) {
+      let delay: number | undefined;
+      if (error.retryable && failures < this.options.maxAttempts) {
+        // For 429/503 the gate already holds the host until the cooldown ends; the backoff runs
+        // concurrently with it, so the retry waits for whichever is longer.
+        const hinted = isCooldownStatus(outcome.status) ? 0 : (outcome.retryAfterMs ?? 0);
+        delay = Math.max(this.backoff(failures), hinted);
+        const cooldownLeft = this.gateFor(url).cooldownUntil - this.options.clock.now();
+        if (Math.max(delay, cooldownLeft) > settings.maxRetryWaitMs) delay = undefined;
+      }
+      if (delay === undefined) {
         if (settings.statuses === 'return') return final;
         throw error;
       }
-      // For 429/503 the gate already holds the host until the cooldown ends; the backoff runs
-      // concurrently with it, so the retry waits for whichever is longer.
-      const hinted = isCooldownStatus(outcome.status) ? 0 : (outcome.retryAfterMs ?? 0);
-      await sleep(this.options.clock, Math.max(this.backoff(failures), hinted), url.href, signal);
+      await sleep(this.options.clock, delay, url.href, signal);
       kind = 'retry';
     }
   }
