@@ -46,7 +46,7 @@ const withApi = (kind = 'greenhouse', externalId = '4012345'): PostingTarget => 
 const pageOnly: PostingTarget = { jobKey: 'job-1', url: PAGE, api: null };
 
 describe('checkPostingAvailability', () => {
-  it('API rung: a listed posting is still read on its page, and the page's explicit closure wins over a stale listing', async () => {
+  it('API rung: a listed posting is still read on its page, and an explicit closure on the page wins over a stale listing', async () => {
     const listed = { body: JSON.stringify({ id: 4012345 }) };
     const open = new FakeFetcher({ [API]: listed, [PAGE]: { body: fixture('lever-open.en.html') } });
     expect(await checkPostingAvailability(withApi(), open, { now: NOW })).toMatchObject({ state: 'open', method: 'http', reason: null });
