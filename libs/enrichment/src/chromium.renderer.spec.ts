@@ -237,6 +237,13 @@ describe('ChromiumRenderer', () => {
         ]);
         // The tracker on the other origin is never asked for, let alone requested.
         expect(otherHits).toBe(0);
+
+        // A script sending the pre-fetched page elsewhere (a careers index, say): that is where it landed.
+        const moved = await renderer.renderPage(`${base}/script-moved`, {
+          html: `<html><body><script>location.replace('/job')</script></body></html>`,
+          admitResource: async () => () => true,
+        });
+        expect(moved.finalUrl).toBe(`${base}/job`);
       } finally {
         await renderer.close();
       }

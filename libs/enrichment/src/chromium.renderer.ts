@@ -1,4 +1,4 @@
-import { chromium, Browser, type Route } from 'playwright-core';
+import { chromium, Browser, type Page, type Request, type Route } from 'playwright-core';
 import { BoundedExecutor } from '@jobctrl/shared/temporal';
 import { MIN_READABLE_CHARS } from './detail-page.parser';
 
@@ -104,7 +104,7 @@ export class ChromiumRenderer implements PageRenderer {
             return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
           }
           if (!admit) return route.continue();
-          const mainDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
+          const mainDocument = isMainDocument(request, page);
           return fetchAdmitted(route, origin, admit, signal, timeoutMs).then((landed) => {
             if (mainDocument && landed) finalUrl = landed;
           });
@@ -214,4 +214,14 @@ async function fetchAdmitted(
   }
   await route.abort('blockedbyclient').catch(() => undefined);
   return null;
+}
+
+function isMainDocument(request: Request, page: Page): boolean {
+  if (!request.isNavigationRequest()) return false;
+  try {
+    return request.frame() === page.mainFrame();
+  } catch {
+    // frame() throws for a service worker's requests; those are never the page's document.
+    return false;
+  }
 }
