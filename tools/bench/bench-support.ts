@@ -2,7 +2,7 @@
 // Temporal dev server with a worker and a client connection, and the command wrapper (signals,
 // cleanup, the JSON result as the last stdout line, exit codes).
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime } from '@temporalio/worker';
+import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { ensureTemporalCli, startDevServer, type DevServer } from '@jobctrl/tools/temporal';
 
 export const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -97,6 +97,35 @@ export async function awaitWorkflowResult<R>(
   const finished = done as { at: number; result?: R; error?: unknown };
   if (finished.error !== undefined) throw new Error(`${handle.workflowId} failed: ${describe(finished.error)}`);
   return { at: finished.at, result: finished.result as R };
+}
+
+/** A running worker of a bench (runWorker). */
+export interface WorkerRun {
+  /** Fails a wait loop once the worker stopped on its own: a bench must not wait out its deadline for a worker that is gone. */
+  throwIfStopped(label?: string): void;
+}
+
+/**
+ * Runs a built worker (createJobctrlWorker's) until everything is stopped, or stopNamed(name): shut
+ * down, drained, then its own resources closed (`close`: worker threads, the browser where it has one).
+ */
+export function runWorker(name: string, jw: { worker: Pick<Worker, 'run' | 'getState' | 'shutdown'>; close(): Promise<void> }): WorkerRun {
+  const running = jw.worker.run();
+  let stopped: unknown;
+  running.then(
+    () => (stopped ??= new Error('the worker stopped')),
+    (err: unknown) => (stopped ??= err),
+  );
+  onStop(name, async () => {
+    if (jw.worker.getState() === 'RUNNING') jw.worker.shutdown();
+    await running.catch((err: unknown) => log(`${name} stopped with an error: ${String(err)}`));
+    await jw.close();
+  });
+  return {
+    throwIfStopped(label) {
+      if (stopped) throw new Error(`${label ? `${label}: ` : ''}the worker stopped during the run: ${describe(stopped)}`);
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------

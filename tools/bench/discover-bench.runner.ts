@@ -13,9 +13,9 @@ import { JobRepository } from '@jobctrl/shared/jobs';
 import { ActivityGauge, CpuTaskPool, createWorkerExecutors, workerCapacity } from '@jobctrl/shared/temporal';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { buildActivities } from '../../apps/worker/src/activities';
-import { createJobctrlWorker, JobctrlWorker, newWorkerIdentity, workflowsEntry } from '../../apps/worker/src/create-worker';
+import { createJobctrlWorker, newWorkerIdentity, workflowsEntry } from '../../apps/worker/src/create-worker';
 import type { BaselineMode, BenchOptions, PhaseName } from './bench-args';
-import { describe, isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal, stopNamed } from './bench-support';
+import { describe, isInterrupted, log, onStop, runCommand, runWorker, secs, sleep, startTemporal, stopNamed, type WorkerRun } from './bench-support';
 import type { BatchDiscoverInput, BatchDiscoverResult, BenchActivities } from './batch-discover.workflow';
 
 /** The four ATS boards of the simulator, in the order --families takes them. */
@@ -154,7 +154,7 @@ async function breakdown(uow: UnitOfWorkFactory, column: 'stage' | 'enrichment_s
 }
 
 /** A real in-process worker, built by the product's factory, on its own task queue and database. */
-async function startWorker(shared: Shared, label: PhaseName, db: Db): Promise<{ jw: JobctrlWorker; taskQueue: string; running: Promise<void> }> {
+async function startWorker(shared: Shared, label: PhaseName, db: Db): Promise<{ taskQueue: string; worker: WorkerRun }> {
   const taskQueue = `bench-${label}-${randomUUID()}`;
   const jobs = new JobRepository(db.uow);
   const bench: BenchActivities = {
@@ -176,14 +176,7 @@ async function startWorker(shared: Shared, label: PhaseName, db: Db): Promise<{ 
     warmUp: true,
   });
   log(`${label}: worker warmed in ${secs(jw.warmUp?.ms ?? 0)} (${jw.warmUp?.cpuThreads ?? 0} CPU threads, browser ${JSON.stringify(jw.warmUp?.browser ?? 'none')})`);
-  const running = jw.worker.run();
-  running.catch(() => undefined); // observed by the phase (race) and by the stop below
-  onStop(`${label} worker`, async () => {
-    if (jw.worker.getState() === 'RUNNING') jw.worker.shutdown();
-    await running.catch((err: unknown) => log(`${label} worker stopped with an error: ${String(err)}`));
-    await jw.close(); // worker threads (and the browser, where the worker has one)
-  });
-  return { jw, taskQueue, running };
+  return { taskQueue, worker: runWorker(`${label} worker`, jw) };
 }
 
 /**
@@ -195,7 +188,7 @@ async function measure(
   shared: Shared,
   label: PhaseName,
   db: Db,
-  running: Promise<void> | undefined,
+  worker: WorkerRun | undefined,
   start: () => Promise<StartedRun>,
 ): Promise<PhaseResult> {
   shared.sim.resetStats();
@@ -207,11 +200,6 @@ async function measure(
   run.result.then(
     (result: unknown) => (done = { at: Date.now(), result }),
     (error: unknown) => (done = { at: Date.now(), error }),
-  );
-  let workerStopped: unknown;
-  running?.then(
-    () => (workerStopped ??= new Error('the worker stopped')),
-    (err: unknown) => (workerStopped ??= err),
   );
 
   let seenFirst = false;
@@ -249,7 +237,7 @@ async function measure(
       return result;
     }
     if (done && c.jobs === 0) throw new Error(`${label}: ${run.id} finished without storing any job: ${JSON.stringify(done.result)}`);
-    if (workerStopped) throw new Error(`${label}: the worker stopped during the run: ${describe(workerStopped)}`);
+    worker?.throwIfStopped(label);
     const now = Date.now();
     if (done && now - lastScored.at > STALL_MS) {
       throw new Error(
@@ -335,10 +323,10 @@ function formatTimeline(entries: TimelineEntry[]): string[] {
 /** 1. The product: DiscoverWorkflow, live enrichment consumer, per-job preparation workflows. */
 async function runStreaming(shared: Shared): Promise<PhaseResult> {
   const db = await freshDb(shared, 'streaming');
-  const { taskQueue, running } = await startWorker(shared, 'streaming', db);
+  const { taskQueue, worker } = await startWorker(shared, 'streaming', db);
   const runId = randomUUID();
   log(`streaming: DiscoverWorkflow ${discoverWorkflowId(runId)} on ${taskQueue}`);
-  const result = await measure(shared, 'streaming', db, running, async () =>
+  const result = await measure(shared, 'streaming', db, worker, async () =>
     workflowRun(await shared.client.workflow.start(DISCOVER_WORKFLOW_TYPE, { taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] })),
   );
   const firstScore = await firstScoreBreakdown(shared, db, result.t0);
@@ -497,12 +485,12 @@ async function runBatchDirect(shared: Shared): Promise<PhaseResult> {
 /** 2b. The baseline as a workflow: the same activities in strict batch order (batch-discover.workflow.ts) on a worker. */
 async function runBatchWorkflow(shared: Shared): Promise<PhaseResult> {
   const db = await freshDb(shared, 'batch');
-  const { taskQueue, running } = await startWorker(shared, 'batch', db);
+  const { taskQueue, worker } = await startWorker(shared, 'batch', db);
   const runId = randomUUID();
   const workflowId = `bench-batch-${runId}`;
   log(`batch: batchDiscoverWorkflow ${workflowId} on ${taskQueue}`);
   const input: BatchDiscoverInput = { runId, slots: shared.options.slots };
-  const result = await measure(shared, 'batch', db, running, async () =>
+  const result = await measure(shared, 'batch', db, worker, async () =>
     workflowRun(await shared.client.workflow.start('batchDiscoverWorkflow', { taskQueue, workflowId, args: [input] })),
   );
   const wf = result.workflowResult as BatchDiscoverResult;

@@ -16,7 +16,7 @@ import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from '../../apps/worker/src/create-worker';
 import { createPipelineResponder } from '../../apps/worker/src/test-support/llm-responder';
-import { awaitWorkflowResult, log, onStop, runCommand, secs, startTemporal, type BenchTemporal } from './bench-support';
+import { awaitWorkflowResult, log, onStop, runCommand, runWorker, secs, startTemporal, type BenchTemporal, type WorkerRun } from './bench-support';
 import type { PreparationSettings } from '../../apps/worker/src/activities';
 
 /**
@@ -286,8 +286,7 @@ export async function slotReport(handles: WorkflowHandle[], pipeline: WorkflowHa
 
 /**
  * A product worker (createJobctrlWorker, workerCapacity(slots)) on its own task queue, its workflow
- * bundle built first (before any clock starts); stopped with everything else. `throwIfStopped` fails
- * a wait loop once the worker stopped on its own.
+ * bundle built first (before any clock starts); stopped with everything else.
  */
 export async function startBenchWorker(o: {
   connection: BenchTemporal['connection'];
@@ -296,7 +295,7 @@ export async function startBenchWorker(o: {
   concurrency: number;
   uow: UnitOfWorkFactory;
   preparation: PreparationSettings;
-}): Promise<{ throwIfStopped(): void }> {
+}): Promise<WorkerRun> {
   const bundleStart = Date.now();
   const entry = workflowsEntry();
   const workflowBundle = await bundleWorkflowCode({ workflowsPath: entry.workflowsPath, webpackConfigHook: entry.webpackConfigHook as never, logger: new DefaultLogger('WARN') });
@@ -310,22 +309,7 @@ export async function startBenchWorker(o: {
     workflowBundle,
     pipeline: { internalConcurrency: o.concurrency, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, preparation: o.preparation },
   });
-  const running = jw.worker.run();
-  let workerStopped: unknown;
-  running.then(
-    () => (workerStopped ??= new Error('the worker stopped')),
-    (err: unknown) => (workerStopped ??= err),
-  );
-  onStop('worker', async () => {
-    if (jw.worker.getState() === 'RUNNING') jw.worker.shutdown();
-    await running.catch((err: unknown) => log(`worker stopped with an error: ${String(err)}`));
-    await jw.close();
-  });
-  return {
-    throwIfStopped() {
-      if (workerStopped) throw new Error(`the worker stopped during the run: ${workerStopped instanceof Error ? workerStopped.message : String(workerStopped)}`);
-    },
-  };
+  return runWorker('worker', jw);
 }
 
 export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<string, unknown>> {

@@ -10,7 +10,7 @@ import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { createJobctrlWorker, workflowsEntry } from '../../apps/worker/src/create-worker';
-import { isInterrupted, log, onStop, runCommand, secs, sleep, startTemporal, stopNamed, type BenchTemporal } from './bench-support';
+import { isInterrupted, log, onStop, runCommand, runWorker, secs, sleep, startTemporal, stopNamed, type BenchTemporal } from './bench-support';
 import type { ScaleOptions } from './scale-bench.args';
 
 /** No politeness spacing (the bench measures the pipeline, not the host policy); enrichment polls as in bench:discover. */
@@ -85,17 +85,7 @@ async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: W
 
   const taskQueue = `bench-scale-${size}-${randomUUID()}`;
   const jw = await createJobctrlWorker({ connection: temporal.connection, namespace: 'default', taskQueue, capacity: workerCapacity(options.slots), uow, workflowBundle: bundle, pipeline: pipelineOf(options), warmUp: true });
-  const running = jw.worker.run();
-  let workerStopped: unknown;
-  running.then(
-    () => (workerStopped ??= new Error('the worker stopped')),
-    (err: unknown) => (workerStopped ??= err),
-  );
-  onStop('scale worker', async () => {
-    if (jw.worker.getState() === 'RUNNING') jw.worker.shutdown();
-    await running.catch((err: unknown) => log(`worker stopped with an error: ${String(err)}`));
-    await jw.close();
-  });
+  const worker = runWorker('scale worker', jw);
 
   const runId = randomUUID();
   const loadavg = os.loadavg()[0];
@@ -117,7 +107,7 @@ async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: W
     const now = Date.now();
     if (c.scored !== lastScored.n) lastScored = { n: c.scored, at: now };
     if (done?.error) throw new Error(`${size}: the DiscoverWorkflow failed: ${String(done.error)}`);
-    if (workerStopped) throw new Error(`${size}: the worker stopped during the run: ${String(workerStopped)}`);
+    worker.throwIfStopped(String(size));
     if (done && c.jobs > 0 && c.scored === c.jobs && c.first !== null && c.last !== null) {
       const wallMs = c.last - t0;
       const result: SizeResult = {
