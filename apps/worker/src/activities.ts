@@ -14,6 +14,7 @@ import { createTailoringActivities } from '@jobctrl/tailoring';
 import { createCoverLetterActivities, ReviewExecutor } from '@jobctrl/cover-letter';
 import { createExtractivePreparationActivities, createPreparationActivities } from '@jobctrl/preparation';
 import { CompensationRefreshRepository, createCompensationActivities } from '@jobctrl/compensation';
+import { createPostingCheckActivities, createPostingInspector, PostingCheckRepository } from '@jobctrl/posting-checks';
 import { describePreparation, startPreparation, startPreparationForBatch, wakePausedPreparations } from '@jobctrl/runs/worker';
 
 export interface PipelineSettings {
@@ -27,6 +28,8 @@ export interface PipelineSettings {
   /** Chromium for JavaScript-rendered detail pages (browser_executable_path); none = such pages keep the source text. */
   browserExecutablePath?: string;
   preparation?: PreparationSettings;
+  /** availability_sweeps_enabled and availability_recheck_hours, read live (default: the schema's). */
+  availability?: () => Pick<LiveWorkerSettings, 'availabilitySweepsEnabled' | 'availabilityRecheckMs'>;
 }
 
 /** The preparation stage's settings: the model runtime (fixed at start) and the live-read settings. */
@@ -43,6 +46,7 @@ export const DEFAULT_PIPELINE: PipelineSettings = {
   hostPolicy: SCHEMA_DEFAULTS.hostPolicy,
 };
 const DEFAULT_PREPARATION: PreparationSettings = { llm: SCHEMA_DEFAULTS.llm, live: () => liveWorkerSettings(SCHEMA_DEFAULTS.settings) };
+const DEFAULT_AVAILABILITY = () => liveWorkerSettings(SCHEMA_DEFAULTS.settings);
 
 export interface ActivityDeps {
   uow: UnitOfWorkFactory;
@@ -125,6 +129,15 @@ export function buildActivities(deps: ActivityDeps) {
     }),
     ...createEnrichmentActivities({ jobs, http, cpu: deps.cpu, renderer, startPreparation, pollIntervalMs: deps.pipeline.enrichmentPollMs, commits, log: deps.log }),
     ...preparation,
+    // Posting checks share the worker's host policy and browser: a board is one host to all of them.
+    ...createPostingCheckActivities({
+      repository: new PostingCheckRepository(deps.uow),
+      inspect: createPostingInspector({ http, renderer }),
+      settings: () => {
+        const availability = (deps.pipeline.availability ?? DEFAULT_AVAILABILITY)();
+        return { sweepsEnabled: availability.availabilitySweepsEnabled, selection: { scoreThreshold: prepSettings.live().tailorScoreThreshold, recheckMs: availability.availabilityRecheckMs } };
+      },
+    }),
   };
   return {
     activities,

@@ -53,6 +53,7 @@ export class WorkerRuntime {
           hostPolicy: this.config.hostPolicy,
           browserExecutablePath: this.config.browserExecutablePath,
           preparation: { llm: this.config.llm, live: preparationLive },
+          availability: preparationLive,
         },
       });
       const { identity } = jw;

@@ -15,3 +15,7 @@ export * from './availability.model';
 export * from './posting-check.repository';
 export * from './posting-check.runner';
 export * from './posting-check.activities';
+export * from './posting-inspector';
+export { CheckFetcher, CheckLimitError, type CheckHttpPort, type CheckRendererPort, type CheckUsage } from './check-fetcher';
+export { checkPostingAvailability, type PostingFetcher } from './liveness/posting-ladder';
+export { readPostingPage } from './liveness/page-reading';

@@ -88,9 +88,12 @@ export class PostingCheckRunner {
       const target = await this.deps.repository.targetFor(claim);
       verdict = await this.deps.inspect(target, signal);
     } catch (err) {
-      // Our own failure (SQLite, a bug) says nothing about the posting: give the job back untouched.
+      // Our own failure (SQLite, a bug), a cancellation or a refusal of our own making (the ladder
+      // rethrows those, marked local) says nothing about the posting: give the job back untouched.
       clearInterval(renewal);
       await this.deps.repository.release(claim);
+      if (signal.aborted) return refused(claim.jobKey, 'cancelled');
+      if (isLocalRefusal(err)) return refused(claim.jobKey, err.code ?? 'local_refusal');
       throw err;
     }
     clearInterval(renewal);
@@ -104,6 +107,10 @@ export class PostingCheckRunner {
       ? { jobKey: claim.jobKey, outcome: 'recorded', state: recorded.state, reason: verdict.reason }
       : { jobKey: claim.jobKey, outcome: recorded.reason === 'job_gone' ? 'job_gone' : 'rejected', state: null, reason: recorded.reason };
   }
+}
+
+function isLocalRefusal(err: unknown): err is { local: true; code?: string } {
+  return typeof err === 'object' && err !== null && (err as { local?: unknown }).local === true;
 }
 
 function refused(jobKey: string, reason: string): PostingCheckResult {
