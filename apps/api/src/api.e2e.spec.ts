@@ -9,6 +9,7 @@ import request from 'supertest';
 import { loadConfig, ResolvedConfig } from '@jobctrl/shared/config';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRepository } from '@jobctrl/shared/jobs';
+import { PostingCheckRepository } from '@jobctrl/posting-checks';
 import type { JobPipelineInput } from '@jobctrl/pipeline/contracts';
 import { HEARTBEAT_SCHEMA_VERSION, OPERATIONS_ENTITIES, WorkerHeartbeat, WorkerHeartbeatRepository } from '@jobctrl/operations';
 import { spendDay, SpendLedgerRepository, type LlmUsage } from '@jobctrl/shared/llm';
@@ -389,6 +390,68 @@ describe('API v1', () => {
     it('answers 404 for an unknown refresh and 400 for a malformed id', async () => {
       await http().get('/v1/compensation/refresh/00000000-0000-4000-8000-000000000000').expect(404);
       await http().get('/v1/compensation/refresh/nope').expect(400);
+    });
+  });
+
+  describe('posting availability', () => {
+    const seedJob = async (key: string) => {
+      const jobs = new JobRepository(new UnitOfWorkFactory({ databasePath: ctx.config.databasePath, entities: [] }));
+      await jobs.recordObservations('run-av', 'lever', [
+        { sourceId: 'src-1', sourceKind: 'lever', externalId: key, jobKey: key, idempotencyKey: `idem-${key}`, contentKey: null, title: 'Engineer', company: 'Acme', location: null, remote: null, url: `https://jobs.example/${key}`, canonicalUrl: null, applyUrl: null, descriptionHtml: null, descriptionText: null, postedAt: null, salaryText: null, employmentType: null, tags: [] },
+      ]);
+    };
+    const terminate = async (workflowIds: string[]) => {
+      // Leave nothing on the shared dev server's queue for another suite's worker to pick up.
+      const connection = await Connection.connect({ address: temporalAddress });
+      try {
+        for (const id of workflowIds) await new Client({ connection }).workflow.getHandle(id).terminate('test over');
+      } finally {
+        await connection.close();
+      }
+    };
+
+    it('starts a foreground check (202 {workflowId}), charges it once however often it is asked while running, and answers 429 with retryAfterSeconds once the foreground share is spent', async () => {
+      const [first, second] = [`j_av_${randomUUID().slice(0, 8)}`, `j_av_${randomUUID().slice(0, 8)}`];
+      expect((await http().post(`/v1/jobs/${first}/availability-check`).expect(503)).body.code).toBe('worker_not_ready');
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      await http().post('/v1/jobs/j_nope/availability-check').expect(404);
+      await seedJob(first);
+      await seedJob(second);
+      const started = await http().post(`/v1/jobs/${first}/availability-check`).expect(202);
+      expect(started.body).toEqual({ workflowId: `posting-check-${first}` });
+      // No worker polls this test's queue, so the check is still running: asking again is the same check.
+      expect((await http().post(`/v1/jobs/${first}/availability-check`).expect(202)).body).toEqual(started.body);
+      expect((await http().get('/v1/availability').expect(200)).body.budget).toMatchObject({ usedForeground: 1, usedSweep: 0 });
+      try {
+        const checks = new PostingCheckRepository(new UnitOfWorkFactory({ databasePath: ctx.config.databasePath, entities: [] }));
+        for (let i = 0; i < 99; i++) expect(await checks.chargeForeground()).toMatchObject({ acquired: true });
+        const spent = await http().post(`/v1/jobs/${second}/availability-check`).expect(429);
+        expect(spent.body).toMatchObject({ statusCode: 429, retryAfterSeconds: expect.any(Number) });
+        expect(spent.body.retryAfterSeconds).toBeGreaterThan(3000); // the oldest charge leaves the hour's window in ~60 min
+        expect(spent.body.retryAfterSeconds).toBeLessThanOrEqual(3600);
+      } finally {
+        await terminate([started.body.workflowId]);
+      }
+    });
+
+    it('GET /v1/availability reports the sweeps and the hour\'s budget; the sweep switch is a live setting', async () => {
+      expect((await http().get('/v1/availability').expect(200)).body).toEqual({
+        sweeps: { enabled: true, lastSweepAt: null, nextSweepAt: null },
+        budget: { hourLimit: 100, sweepShare: 80, foregroundShare: 20, usedSweep: 0, usedForeground: 0, windowResetsAt: null },
+      });
+      await http().patch('/v1/settings').send({ availability_sweeps_enabled: false }).expect(200);
+      expect((await http().get('/v1/availability').expect(200)).body.sweeps.enabled).toBe(false);
+      const bad = await http().patch('/v1/settings').send({ availability_recheck_hours: 0 }).expect(400);
+      expect(bad.body.errors[0]).toMatchObject({ field: 'availability_recheck_hours', value: 0 });
+    });
+
+    it('lists jobs with their availability (null before any check) and filters on it', async () => {
+      await seedJob('j_av_list');
+      expect((await http().get('/v1/jobs/j_av_list').expect(200)).body.availability).toBeNull();
+      expect((await http().get('/v1/jobs?availability=unchecked').expect(200)).body.items.map((j: { jobKey: string }) => j.jobKey)).toEqual(['j_av_list']);
+      expect((await http().get('/v1/jobs?availability=open').expect(200)).body).toMatchObject({ items: [], total: 0 });
+      const bad = await http().get('/v1/jobs?availability=maybe').expect(400);
+      expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['availability']);
     });
   });
 
