@@ -1,6 +1,6 @@
 import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { openJobStore, seedEnrichedJob } from '@jobctrl/shared/jobs/testing';
-import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import type { AvailabilityVerdict, PostingTarget } from './availability.model';
 import { CHECK_WORK_BUDGET_MS, JOB_LEASE_MS } from './posting-check.limits';
 import { PostingCheckRepository, type SweepSelection } from './posting-check.repository';
@@ -182,6 +182,49 @@ describe('A 20-minute work budget stops admission below the 30-minute activity l
     const [first] = w.seen;
     expect(await w.repo.availabilityOf(first.jobKey)).toBeNull(); // no evidence, no backoff
     expect(await w.repo.leaseOf(first.jobKey, w.clock.now)).toBeNull(); // ownership back at once
+  });
+});
+
+describe('All waits and network work happen outside SQLite writer transactions; local refusals release job ownership without recording employer evidence or increasing evidence backoff', () => {
+  it('holds no writer reservation while the posting is fetched: another connection writes at once', async () => {
+    const w = await world(keys(2));
+    // A second factory is a second connection, as another worker process would have: with a busy
+    // timeout of 0 its immediate transaction fails at once if the check held the writer.
+    const other = new UnitOfWorkFactory({ databasePath: w.uow.databasePath, entities: [], busyTimeoutMs: 0 });
+    let writesDuringFetch = 0;
+    await sweep(
+      w,
+      runner(w, async (target) => {
+        await other.run(({ transaction }) => transaction((m) => m.query(`UPDATE jobs SET updated_at = updated_at WHERE job_key = ?`, [target.jobKey]), 'immediate'));
+        writesDuringFetch += 1;
+        return open;
+      }),
+    );
+    expect(writesDuringFetch).toBe(2);
+  });
+
+  it('a refusal of our own making (marked local) gives the job back with no evidence and no backoff', async () => {
+    const w = await world([{ key: 'a' }]);
+    await runner(w, async () => unknown).checkJob('a', 'first', new AbortController().signal);
+    expect((await w.repo.availabilityOf('a'))?.uncertainStreak).toBe(1);
+    const refusal = Object.assign(new Error('host reservation refused'), { code: 'host_reservation_refused', local: true });
+    const result = await runner(w, async () => {
+      throw refusal;
+    }).checkJob('a', 'second', new AbortController().signal);
+    expect(result).toEqual({ jobKey: 'a', outcome: 'refused', state: null, reason: 'host_reservation_refused' });
+    const after = await w.repo.availabilityOf('a');
+    expect(after).toMatchObject({ state: 'unknown', uncertainStreak: 1, version: 1 });
+    expect(await w.repo.leaseOf('a', w.clock.now)).toBeNull();
+  });
+
+  it('our own failure (not the posting\'s) releases the job and fails the attempt, recording nothing', async () => {
+    const w = await world([{ key: 'a' }]);
+    const broken = runner(w, async () => {
+      throw new Error('disk I/O error');
+    });
+    await expect(broken.checkJob('a', 'first', new AbortController().signal)).rejects.toThrow('disk I/O error');
+    expect(await w.repo.availabilityOf('a')).toBeNull();
+    expect(await w.repo.leaseOf('a', w.clock.now)).toBeNull();
   });
 });
 
