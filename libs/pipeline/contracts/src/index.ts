@@ -9,3 +9,4 @@ export * from './pipeline.contract';
 export * from './retry-policies.contract';
 export * from './compensation.contract';
 export * from './posting-check.contract';
+export * from './apply.contract';
