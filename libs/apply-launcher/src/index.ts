@@ -1,4 +1,5 @@
-export { APPLY_WORKFLOW_ID_PREFIX, InvalidWorkflowIdPartError, applyWorkflowId } from './apply-workflow-id.rules';
+// The id builder lives with the contracts (the pipeline workflow starts apply children by it).
+export { APPLY_WORKFLOW_ID_PREFIX, InvalidWorkflowIdPartError, applyWorkflowId } from '@jobctrl/pipeline/contracts';
 export {
   decideApplyAdmission,
   type ApplyAdmissionDecision,

@@ -35,9 +35,29 @@ export interface ApplyResult {
   reason: string | null;
 }
 
+/** A job the pipeline's apply stage applies to. */
+export interface ApplyTarget {
+  jobKey: string;
+  checkAvailabilityFirst: boolean;
+}
+
+export interface SelectApprovedJobsInput {
+  /** The run's discovery: only its jobs. Absent: every approved job not yet applied to. */
+  discoveryRunId?: string;
+}
+
 export interface ApplyActivities {
+  /**
+   * The approved jobs of a run's apply stage. A job whose availability is not a fresh `open` check
+   * gets one charged to the foreground share here (budgetSkipped when the hour's share is spent).
+   */
+  selectApprovedJobs(input: SelectApprovedJobsInput): Promise<{ targets: ApplyTarget[]; budgetSkipped: number }>;
   /** The whole attempt: claim, admission re-check, launch, fill, intent checkpoint, submit, confirm, clean up. */
   applyToJob(input: ApplyInput): Promise<ApplyResult>;
-  /** Records how an apply ended when its activity could not (it was lost, or the workflow was cancelled). */
-  endApplication(input: { tenant: string; jobKey: string; state: 'failed' | 'needs_verification'; reason: string }): Promise<void>;
+  /**
+   * Records how an apply ended when its activity could not (it was lost, or the workflow was
+   * cancelled): `needs_verification` when a submit intent was recorded (it may have been submitted),
+   * else `failed`. Never retried into another submission.
+   */
+  endApplication(input: { tenant: string; jobKey: string; reason: string }): Promise<ApplyResult>;
 }

@@ -10,3 +10,4 @@ export * from './retry-policies.contract';
 export * from './compensation.contract';
 export * from './posting-check.contract';
 export * from './apply.contract';
+export * from './apply-workflow-id.rules';

@@ -8,7 +8,7 @@ import type { PreparationStage } from './preparation.contract';
  */
 export const PIPELINE_WORKFLOW_TYPE = 'jobPipelineWorkflow';
 
-export const PIPELINE_STAGES = ['discover', 'score', 'tailor', 'cover'] as const;
+export const PIPELINE_STAGES = ['discover', 'score', 'tailor', 'cover', 'apply'] as const;
 export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 
 export function pipelineWorkflowId(runId: string): string {
@@ -89,6 +89,19 @@ export interface JobPipelineResult {
   state: 'completed';
   discover?: DiscoverWorkflowResult;
   preparation?: PreparationBatchResult;
+  apply?: PipelineApplyResult;
+}
+
+/** The apply stage of a run: the run's approved jobs, each applied by its own ApplyWorkflow child. */
+export interface PipelineApplyResult {
+  /** Approved jobs of the run (with artifacts still matching their approval and nothing submitted yet). */
+  selected: number;
+  /** Ending states of the children this run started, e.g. {submitted: 2, needs_user_input: 1}. */
+  states: Record<string, number>;
+  /** Jobs another apply already ran for (the same single-flight id): this run started nothing for them. */
+  alreadyRunning: number;
+  /** Jobs skipped because their availability check could not be charged (the hour's budget is spent). */
+  budgetSkipped: number;
 }
 
 /** Signalled by a preparation a batch started, as it ends: the batch need not poll for it. */

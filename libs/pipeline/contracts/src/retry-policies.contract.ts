@@ -47,6 +47,10 @@ export const RETRY_POLICIES = {
   // A retried sweep keeps its id and its work budget; the schedule starts the next one anyway.
   runAvailabilitySweep: { maximumAttempts: 2, initialInterval: '5 seconds' },
   availabilityControl: { maximumAttempts: 10, initialInterval: '1 second' },
+  // One attempt, by design (spec: "a one-attempt live retry policy"): a lost attempt may have
+  // clicked submit, so it ends needs_verification or failed and a person decides — never a retry.
+  applyToJob: { maximumAttempts: 1, initialInterval: '1 second' },
+  applyControl: { maximumAttempts: 10, initialInterval: '1 second' },
 } as const satisfies Record<string, ActivityRetryPolicy>;
 
 export type RetryPolicyName = keyof typeof RETRY_POLICIES;
@@ -101,6 +105,9 @@ export const ACTIVITY_TIMEOUTS = {
   checkPostingAvailability: { startToCloseTimeout: '30 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   runAvailabilitySweep: { startToCloseTimeout: '30 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   availabilityControl: { startToCloseTimeout: '30 seconds', heartbeatTimeout: SHORT_HEARTBEAT },
+  // Launch, fill (with uploads) and confirm one application; a dead worker is noticed in 10 s.
+  applyToJob: { startToCloseTimeout: '15 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
+  applyControl: { startToCloseTimeout: '30 seconds', heartbeatTimeout: SHORT_HEARTBEAT },
 } as const satisfies Partial<Record<RetryPolicyName, ActivityTimeouts>>;
 
 export type RemoteActivityName = keyof typeof ACTIVITY_TIMEOUTS;

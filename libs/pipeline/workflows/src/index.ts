@@ -5,3 +5,4 @@ export { smokeWorkflow } from './smoke.workflow';
 export { jobPipelineWorkflow, runJobPipeline } from './job-pipeline.workflow';
 export { compensationRefreshWorkflow } from './compensation-refresh.workflow';
 export { postingCheckWorkflow, availabilitySweepWorkflow } from './posting-check.workflow';
+export { applyWorkflow } from './apply.workflow';

@@ -3,11 +3,13 @@ import type { DiscoverWorkflowInput, DiscoverWorkflowResult, JobPipelineInput, J
 import { DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, PREPARATION_STAGES } from '@jobctrl/pipeline/contracts';
 import { describeFailure, recordLifecycle } from './lifecycle.helpers';
 import { runPreparationBatch } from './preparation-batch';
+import { runApplyStage } from './pipeline-apply';
 
 /**
  * JobPipelineWorkflow: the selected stages in pipeline order. Discover is a child workflow
  * (discover-{runId}); score/tailor/cover are one bounded preparation batch over the run's jobs (or,
- * without discover, over every job pending a selected stage).
+ * without discover, over every job pending a selected stage); apply starts one ApplyWorkflow child
+ * per approved job.
  */
 export async function jobPipelineWorkflow(input: JobPipelineInput): Promise<JobPipelineResult> {
   return runJobPipeline(input);
@@ -32,6 +34,10 @@ export async function runJobPipeline(input: JobPipelineInput, overlappedProgress
     const stages = PREPARATION_STAGES.filter((s): s is PreparationStage => (input.stages as string[]).includes(s));
     if (stages.length > 0) {
       result.preparation = await runPreparationBatch(input, stages, result.discover, overlappedProgress, throttledProgress);
+    }
+    // Apply is a run stage of its own (it never starts unless asked for): the approved jobs of the run.
+    if ((input.stages as string[]).includes('apply')) {
+      result.apply = await runApplyStage({ ...(result.discover ? { discoveryRunId: input.runId } : {}), width: input.internalConcurrency });
     }
     await recordLifecycle('completed', { ...result });
     return result;
