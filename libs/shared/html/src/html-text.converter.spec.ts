@@ -86,3 +86,24 @@ describe('decodeHtmlEntities', () => {
     expect(decodeHtmlEntities('AT&amp T &copy 2024')).toBe('AT& T &copy 2024');
   });
 });
+
+describe('htmlToReadableText on hostile pages', () => {
+  it('drops an unclosed script or comment to the end of the document, as a browser does, but keeps the page after an unclosed <head>', () => {
+    expect(htmlToReadableText('<p>Visible</p><script>var a = "<p>hidden</p>";')).toBe('Visible');
+    expect(htmlToReadableText('<p>Visible</p><!-- <p>hidden</p>')).toBe('Visible');
+    expect(htmlToReadableText('<html><head><title>t</title><body><p>Posting text</p></body>')).toBe('t\n\nPosting text');
+    expect(htmlToReadableText('<p>a</p><script>x</script><p>b</p><style>.c{}</style><p>c</p>')).toBe('a\n\nb\n\nc');
+  });
+
+  // Each shape once made the converter rescan the rest of the page from every opening tag (minutes
+  // for 1 MB); a generous test timeout is the only bound here (speed goals live in tools/bench).
+  it.each([
+    ['unclosed scripts', '<script>'],
+    ['unclosed comments', '<!--'],
+    ['unclosed heads', '<head>'],
+    ['unclosed svgs', '<svg x="1">'],
+  ])('finishes a 1 MB page of %s', (_name, unit) => {
+    const page = `<p>Start</p>${unit.repeat(Math.ceil(1_000_000 / unit.length))}`;
+    expect(htmlToReadableText(page).startsWith('Start')).toBe(true);
+  }, 15_000);
+});

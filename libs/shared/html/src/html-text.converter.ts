@@ -30,9 +30,12 @@ const CELL_OPEN_RE = new RegExp(`<(?:td|th)\\b${ATTRS}>`, 'gi');
 const CELL_CLOSE_RE = new RegExp(`<\\/(?:td|th)\\s*>`, 'gi');
 // Only things that really look like tags are removed, so prose such as "a < b" survives.
 const ANY_TAG_RE = new RegExp(`<\\/?[A-Za-z][A-Za-z0-9:-]*${ATTRS}>`, 'g');
-// Raw-text elements whose content is never visible text.
-const INVISIBLE_BLOCK_RE =
-  /<(script|style|noscript|template|head|svg|iframe|object)\b(?:[^>"']|"[^"]*"|'[^']*')*>[\s\S]*?<\/\1\s*>/gi;
+// Raw-text elements whose content is never visible text: their opening tag (the content and the
+// closing tag are found by removeDelimited, see there).
+const INVISIBLE_OPEN_RE = new RegExp(`<(script|style|noscript|template|head|svg|iframe|object)\\b${ATTRS}>`, 'gi');
+const COMMENT_OPEN_RE = /<!--/g;
+/** Elements whose content the HTML parser reads as raw text up to their end tag, or the document's end. */
+const RAW_TEXT = new Set(['script', 'style']);
 
 // Sentinels that survive whitespace collapsing and tag stripping; they are private-use characters
 // which never occur in real postings.
@@ -90,18 +93,53 @@ export function decodeHtmlEntities(text: string): string {
 }
 
 /**
+ * Removes every span from an `open` match to the end of its closing delimiter (`closeFor(match)`,
+ * case-insensitive, through the next `>` for a closing tag), writing `replacement` instead. One
+ * forward pass: each closing delimiter is searched once from where the scan stands; a span left
+ * open runs to the end of the document when `runsToEnd` says so (an unclosed comment or script,
+ * as HTML parsers read them), else only its opening match is removed. A lazy
+ * regex (`<script>[\s\S]*?</script>`) would instead rescan the rest of the page from every opening
+ * tag without a close: quadratic on a hostile page of unclosed tags.
+ */
+function removeDelimited(html: string, open: RegExp, closeFor: (match: RegExpExecArray) => string, replacement: string, runsToEnd: (match: RegExpExecArray) => boolean = () => true): string {
+  const lower = html.toLowerCase();
+  // A delimiter missing after some position is missing after every later one: never searched twice.
+  const missing = new Set<string>();
+  let out = '';
+  let pos = 0;
+  for (;;) {
+    open.lastIndex = pos;
+    const match = open.exec(html);
+    if (!match) return out + html.slice(pos);
+    out += html.slice(pos, match.index) + replacement;
+    const close = closeFor(match);
+    const at = missing.has(close) ? -1 : lower.indexOf(close, open.lastIndex);
+    if (at < 0) {
+      missing.add(close);
+      // Unclosed: a comment, script or style runs to the end of the document (the HTML parser
+      // reads it as raw text); any other element (an unclosed <head> is common) loses only its tag.
+      if (runsToEnd(match)) return out;
+      pos = open.lastIndex;
+      continue;
+    }
+    // A closing tag ends at its `>` ("</script >"); the comment's "-->" ends itself.
+    const end = close.endsWith('>') ? at + close.length : html.indexOf('>', at + close.length);
+    pos = end < 0 ? html.length : close.endsWith('>') ? end : end + 1;
+  }
+}
+
+/**
  * Turns an HTML fragment into readable text: scripts/styles dropped, paragraphs separated by a blank
  * line, line breaks kept, list items bulleted with "- ", entities decoded, whitespace normalised.
  * Plain text input (no tags) comes back with only whitespace normalised and entities decoded.
  */
 export function htmlToReadableText(html: string): string {
   if (!html) return '';
-  let text = html
-    .replace(/<!--[\s\S]*?-->/g, '')
+  let text = removeDelimited(html, COMMENT_OPEN_RE, () => '-->', '')
     .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1')
     .replace(/<![^>]*>/g, '')
-    .replace(/<\?[^>]*>/g, '')
-    .replace(INVISIBLE_BLOCK_RE, ' ');
+    .replace(/<\?[^>]*>/g, '');
+  text = removeDelimited(text, INVISIBLE_OPEN_RE, (open) => `</${open[1].toLowerCase()}`, ' ', (open) => RAW_TEXT.has(open[1].toLowerCase()));
 
   // Source whitespace (including newlines) is insignificant in HTML; structure comes from tags.
   text = text.replace(/\s+/g, ' ');
