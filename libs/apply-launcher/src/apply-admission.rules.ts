@@ -20,9 +20,14 @@
  * Every refusal blocks only that job (`scope: 'job'`): the launcher keeps serving other jobs, and
  * one stuck job must never stop the queue.
  *
+ *  - Freshness and volume: the open verdict must be younger than 24 hours (a posting closes
+ *    without telling anyone; submitting to a dead posting wastes an application and can look like
+ *    spam), and a live apply must stay below the daily cap of submissions. A dry run submits
+ *    nothing, so only it is exempt from the cap.
+ *
  * When several reasons apply, the one reported as `code` is the most safety-relevant
- * (duplicate-submission risk first, then custody, then approval, then availability); `blockers`
- * lists all of them for the UI.
+ * (duplicate-submission risk first, then custody, then approval, then availability, then the daily
+ * cap); `blockers` lists all of them for the UI.
  */
 export type PostingAvailability = 'open' | 'closed' | 'unknown';
 export type SubmitIntent = 'none' | 'recorded' | 'needs_verification';
@@ -31,9 +36,22 @@ export type BrowserCustody = 'free' | 'held' | 'cleanup_failed';
 export interface ApplyAdmissionInput {
   approved: boolean;
   availability: PostingAvailability;
+  /** When the availability verdict was recorded (epoch ms); null before any check. */
+  availabilityCheckedAt: number | null;
   submitIntent: SubmitIntent;
   custody: BrowserCustody;
+  /** Submissions (recorded submit intents) of the local day so far. */
+  submissionsToday: number;
+  /** apply_daily_cap. */
+  dailyCap: number;
+  /** Only an explicit `true` exempts the attempt from the daily cap. */
+  dryRun: boolean;
+  /** The decision's clock (epoch ms). */
+  now: number;
 }
+
+/** An `open` verdict older than this is stale: the posting is checked again first. */
+export const AVAILABILITY_FRESH_MS = 24 * 3_600_000;
 
 export type ApplyDenialCode =
   | 'submit_already_recorded'
@@ -42,7 +60,12 @@ export type ApplyDenialCode =
   | 'custody_held'
   | 'not_approved'
   | 'posting_closed'
-  | 'availability_unknown';
+  | 'availability_unknown'
+  | 'availability_stale'
+  | 'daily_cap_reached';
+
+/** The refusals a fresh posting check can lift (the API runs one first instead of refusing). */
+export const AVAILABILITY_DENIALS: readonly ApplyDenialCode[] = Object.freeze(['posting_closed', 'availability_unknown', 'availability_stale']);
 
 export type ApplyAdmissionDecision =
   | { admit: true }
@@ -55,7 +78,7 @@ export type ApplyAdmissionDecision =
       scope: 'job';
     };
 
-const REASONS: Readonly<Record<ApplyDenialCode, string>> = {
+export const APPLY_DENIAL_REASONS: Readonly<Record<ApplyDenialCode, string>> = {
   submit_already_recorded: 'A final submit is already recorded for this job; applying again could submit twice.',
   submit_needs_verification:
     'A previous run may have submitted this application; verify whether it was submitted before trying again.',
@@ -64,6 +87,8 @@ const REASONS: Readonly<Record<ApplyDenialCode, string>> = {
   not_approved: 'The application has not been approved, so the final submit is not authorised.',
   posting_closed: 'The posting is closed.',
   availability_unknown: 'The posting has not been confirmed open; re-check it first.',
+  availability_stale: 'The posting was last confirmed open more than 24 hours ago; re-check it first.',
+  daily_cap_reached: "Today's applications reached apply_daily_cap; applying resumes tomorrow (or raise the cap).",
 };
 
 export function decideApplyAdmission(input: ApplyAdmissionInput): ApplyAdmissionDecision {
@@ -81,10 +106,25 @@ export function decideApplyAdmission(input: ApplyAdmissionInput): ApplyAdmission
   if (input.approved !== true) blockers.push('not_approved');
   if (input.availability !== 'open') {
     blockers.push(input.availability === 'closed' ? 'posting_closed' : 'availability_unknown');
+  } else if (!isFresh(input.availabilityCheckedAt, input.now)) {
+    blockers.push('availability_stale');
   }
+  if (input.dryRun !== true && !belowCap(input.submissionsToday, input.dailyCap)) blockers.push('daily_cap_reached');
 
   if (blockers.length === 0) return { admit: true };
   // The checks above run in priority order, so the first blocker is the one to report.
-  return { admit: false, code: blockers[0], reason: REASONS[blockers[0]], blockers, scope: 'job' };
+  return { admit: false, code: blockers[0], reason: APPLY_DENIAL_REASONS[blockers[0]], blockers, scope: 'job' };
+}
+
+/** Fresh: a finite check time no older than 24 h. A missing or non-numeric time or clock is stale. */
+function isFresh(checkedAt: unknown, now: unknown): boolean {
+  if (typeof checkedAt !== 'number' || typeof now !== 'number' || !Number.isFinite(checkedAt) || !Number.isFinite(now)) return false;
+  return now - checkedAt <= AVAILABILITY_FRESH_MS;
+}
+
+/** Below the cap only with whole, non-negative counts: a count that is not a number never admits. */
+function belowCap(submissions: unknown, cap: unknown): boolean {
+  if (!Number.isInteger(submissions) || !Number.isInteger(cap) || (submissions as number) < 0) return false;
+  return (submissions as number) < (cap as number);
 }
 

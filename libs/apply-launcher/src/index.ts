@@ -9,3 +9,7 @@ export {
   type PostingAvailability,
   type SubmitIntent,
 } from './apply-admission.rules';
+// Approval, answers and the canonical application record (SQL only in the repository).
+export { APPLY_DENIAL_REASONS, AVAILABILITY_DENIALS, AVAILABILITY_FRESH_MS } from './apply-admission.rules';
+export * from './application/application.model';
+export { ApplicationRepository } from './application/application.repository';
