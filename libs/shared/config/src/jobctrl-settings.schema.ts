@@ -243,6 +243,13 @@ export class JobctrlSettings {
   @IsBoolean({ message: RULE.boolean })
   availability_sweeps_enabled = true;
 
+  /**
+   * Live applications (submit intents) per local day; dry runs do not count. Read live by the API's
+   * admission and by each attempt's final-click checkpoint. 0 stops live applying.
+   */
+  @IntegerRange(0, 1000)
+  apply_daily_cap = 10;
+
   @NonEmptyString()
   api_host = '127.0.0.1';
 

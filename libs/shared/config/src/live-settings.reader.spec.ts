@@ -45,9 +45,9 @@ describe('LiveSettingsReader', () => {
     const file = path.join(dir, 'worker.json');
     fs.writeFileSync(file, JSON.stringify({ preparation_recovery_idle_minutes: 3, tailor_score_threshold: 70 }));
     const live = new LiveSettingsReader(loadConfig({ path: file, env: {} }));
-    expect(live.worker()).toEqual({ dailySpendCeilingUsd: 5, tailorScoreThreshold: 70, recoveryIdleMs: 180_000, internalConcurrency: 2, availabilityRecheckMs: 86_400_000, availabilitySweepsEnabled: true });
-    await writeConfigAtomic(file, { daily_spend_ceiling_usd: 1.5, pipeline_internal_concurrency: 6 });
-    expect(live.worker()).toEqual({ dailySpendCeilingUsd: 1.5, tailorScoreThreshold: 60, recoveryIdleMs: 900_000, internalConcurrency: 6, availabilityRecheckMs: 86_400_000, availabilitySweepsEnabled: true });
+    expect(live.worker()).toEqual({ dailySpendCeilingUsd: 5, tailorScoreThreshold: 70, recoveryIdleMs: 180_000, internalConcurrency: 2, availabilityRecheckMs: 86_400_000, availabilitySweepsEnabled: true, applyDailyCap: 10 });
+    await writeConfigAtomic(file, { daily_spend_ceiling_usd: 1.5, pipeline_internal_concurrency: 6, apply_daily_cap: 3 });
+    expect(live.worker()).toEqual({ dailySpendCeilingUsd: 1.5, tailorScoreThreshold: 60, recoveryIdleMs: 900_000, internalConcurrency: 6, availabilityRecheckMs: 86_400_000, availabilitySweepsEnabled: true, applyDailyCap: 3 });
     // What a worker built without a config runs with: the schema's defaults, resolved the one way.
     const defaults = defaultResolvedConfig();
     expect(defaults.hostPolicy).toEqual({ minSpacingMs: 2000, maxInFlightPerHost: 1 });

@@ -13,6 +13,7 @@ export interface LiveWorkerSettings {
   internalConcurrency: number;
   availabilityRecheckMs: number;
   availabilitySweepsEnabled: boolean;
+  applyDailyCap: number;
 }
 
 export function liveWorkerSettings(s: JobctrlSettings): LiveWorkerSettings {
@@ -23,6 +24,7 @@ export function liveWorkerSettings(s: JobctrlSettings): LiveWorkerSettings {
     internalConcurrency: s.pipeline_internal_concurrency,
     availabilityRecheckMs: s.availability_recheck_hours * 3_600_000,
     availabilitySweepsEnabled: s.availability_sweeps_enabled,
+    applyDailyCap: s.apply_daily_cap,
   };
 }
 

@@ -38,6 +38,7 @@ describe('validateSettings', () => {
       preparation_recovery_idle_minutes: 15,
       availability_recheck_hours: 24,
       availability_sweeps_enabled: true,
+      apply_daily_cap: 10,
       api_host: '127.0.0.1',
       api_port: 3000,
       worker_heartbeat_interval_seconds: 5,
@@ -106,6 +107,8 @@ describe('validateSettings', () => {
     ['availability_recheck_hours', 0, 'must be an integer from 1 to 8760'],
     ['availability_recheck_hours', 1.5, 'must be an integer from 1 to 8760'],
     ['availability_sweeps_enabled', 'no', 'must be true or false'],
+    ['apply_daily_cap', -1, 'must be an integer from 0 to 1000'],
+    ['apply_daily_cap', 2.5, 'must be an integer from 0 to 1000'],
   ])('rejects %s = %j', (key, value, rule) => {
     const raw = { [key]: value };
     expect(issuesOf(raw)).toEqual([{ key, value, rule }]);
