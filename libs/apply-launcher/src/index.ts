@@ -9,6 +9,10 @@ export {
   type PostingAvailability,
   type SubmitIntent,
 } from './apply-admission.rules';
+// The per-attempt Chromium launcher (imports playwright-core; the API uses ./custody instead).
+export { ApplyLaunchError, launchApplyBrowser, type ApplyBrowser, type ApplyLaunchFailure, type LaunchApplyBrowserOptions } from './launcher/apply-browser.launcher';
+export type { DevToolsEndpoint } from './launcher/devtools-endpoint';
+export * from './custody';
 // Approval, answers and the canonical application record (SQL only in the repository).
 export { APPLY_DENIAL_REASONS, AVAILABILITY_DENIALS, AVAILABILITY_FRESH_MS } from './apply-admission.rules';
 export * from './application/application.model';
