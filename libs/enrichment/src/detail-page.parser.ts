@@ -27,9 +27,19 @@ export function parseDetailPage(html: string): DetailPageParse {
   const employer = posting?.hiringOrganization ?? null;
   const compensation = posting ? (posting.baseSalaryRaw !== undefined ? [{ fieldPath: 'jsonld.baseSalary', value: posting.baseSalaryRaw }] : []) : null;
   if (posting?.description) return { method: 'json_ld', descriptionText: posting.description, title: posting.title ?? null, employer, compensation };
-  const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
-  const withoutScripts = body.replace(/<script[\s\S]*?<\/script>/gi, ' ').replace(/<style[\s\S]*?<\/style>/gi, ' ');
-  const text = htmlToReadableText(withoutScripts).trim();
+  // The readable converter drops scripts and styles itself, in one linear pass (pages are hostile).
+  const text = htmlToReadableText(bodyOf(html)).trim();
   if (text.length >= MIN_READABLE_CHARS) return { method: 'readable_text', descriptionText: text, title: null, employer, compensation };
   return { method: 'needs_browser', descriptionText: null, title: null, employer, compensation };
+}
+
+/** The page's <body> content (the whole page when it has no body tag), found without backtracking. */
+function bodyOf(html: string): string {
+  const lower = html.toLowerCase();
+  const open = lower.search(/<body\b/);
+  if (open < 0) return html;
+  const start = lower.indexOf('>', open);
+  if (start < 0) return html;
+  const end = lower.lastIndexOf('</body');
+  return html.slice(start + 1, end > start ? end : html.length);
 }

@@ -1,4 +1,4 @@
-import { decodeHtmlEntities, htmlToReadableText } from '@jobctrl/shared/html';
+import { decodeHtmlEntities, htmlToReadableText, scriptElements } from '@jobctrl/shared/html';
 import type { JobPostingFields, JobPostingSalary } from './job-posting.types';
 
 /**
@@ -15,8 +15,6 @@ import type { JobPostingFields, JobPostingSalary } from './job-posting.types';
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-// Quoted attribute values may contain ">" so they are matched as units; see @jobctrl/shared/html.
-const SCRIPT_RE = /<script\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/script\s*>/gi;
 const TYPE_ATTR_RE = /(?:^|\s)type\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
 
 /** Nesting deeper than this is not a posting page's JSON-LD; the bound keeps hostile input cheap. */
@@ -28,11 +26,12 @@ const MAX_DEPTH = 12;
  */
 export function extractJsonLdBlocks(html: string): unknown[] {
   const blocks: unknown[] = [];
-  for (const match of html.matchAll(SCRIPT_RE)) {
-    const typeMatch = TYPE_ATTR_RE.exec(match[1] ?? '');
+  // A linear scan (shared/html): a lazy script regex rescans the page from every unclosed <script>.
+  for (const script of scriptElements(html)) {
+    const typeMatch = TYPE_ATTR_RE.exec(script.attrs);
     const type = (typeMatch?.[1] ?? typeMatch?.[2] ?? typeMatch?.[3] ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/ld+json') continue;
-    const parsed = parseJsonLenient(match[2] ?? '');
+    const parsed = parseJsonLenient(script.body);
     if (parsed !== undefined) blocks.push(parsed);
   }
   return blocks;

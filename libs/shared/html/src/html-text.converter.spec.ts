@@ -1,4 +1,4 @@
-import { decodeHtmlEntities, htmlToReadableText } from './html-text.converter';
+import { decodeHtmlEntities, htmlToReadableText, scriptElements } from './html-text.converter';
 
 describe('htmlToReadableText', () => {
   it('separates paragraphs with a blank line and ignores source newlines', () => {
@@ -105,5 +105,19 @@ describe('htmlToReadableText on hostile pages', () => {
   ])('finishes a 1 MB page of %s', (_name, unit) => {
     const page = `<p>Start</p>${unit.repeat(Math.ceil(1_000_000 / unit.length))}`;
     expect(htmlToReadableText(page).startsWith('Start')).toBe(true);
+  }, 15_000);
+});
+
+describe('scriptElements', () => {
+  it('lists each script with its attributes and raw body; an unclosed one runs to the end', () => {
+    expect(scriptElements('<p>x</p><script type="application/ld+json">{"a":"</p>"}</script ><script src="a>b.js"></script><script>tail')).toEqual([
+      { attrs: ' type="application/ld+json"', body: '{"a":"</p>"}' },
+      { attrs: ' src="a>b.js"', body: '' },
+      { attrs: '', body: 'tail' },
+    ]);
+  });
+
+  it('finishes a 1 MB page of unclosed scripts', () => {
+    expect(scriptElements('<script>'.repeat(125_000))).toHaveLength(1);
   }, 15_000);
 });

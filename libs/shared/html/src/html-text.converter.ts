@@ -129,6 +129,29 @@ function removeDelimited(html: string, open: RegExp, closeFor: (match: RegExpExe
 }
 
 /**
+ * Every `<script>` element of a page, in document order: its attribute text and its raw content
+ * (an unclosed one runs to the end of the document). Linear in the page, whatever it contains:
+ * pages are hostile input.
+ */
+export function scriptElements(html: string): Array<{ attrs: string; body: string }> {
+  const open = new RegExp(`<script\\b(${ATTRS})>`, 'gi');
+  const lower = html.toLowerCase();
+  const out: Array<{ attrs: string; body: string }> = [];
+  let pos = 0;
+  for (;;) {
+    open.lastIndex = pos;
+    const match = open.exec(html);
+    if (!match) return out;
+    const close = lower.indexOf('</script', open.lastIndex);
+    out.push({ attrs: match[1] ?? '', body: html.slice(open.lastIndex, close < 0 ? html.length : close) });
+    if (close < 0) return out;
+    const end = html.indexOf('>', close);
+    if (end < 0) return out;
+    pos = end + 1;
+  }
+}
+
+/**
  * Turns an HTML fragment into readable text: scripts/styles dropped, paragraphs separated by a blank
  * line, line breaks kept, list items bulleted with "- ", entities decoded, whitespace normalised.
  * Plain text input (no tags) comes back with only whitespace normalised and entities decoded.

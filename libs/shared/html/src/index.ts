@@ -1,1 +1,1 @@
-export { decodeHtmlEntities, htmlToReadableText } from './html-text.converter';
+export { decodeHtmlEntities, htmlToReadableText, scriptElements } from './html-text.converter';
