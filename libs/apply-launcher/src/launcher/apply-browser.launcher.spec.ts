@@ -160,7 +160,8 @@ describe('launchApplyBrowser', () => {
         path.join(scripts, `late-child-${hideEndpoint}.sh`),
         [
           '#!/bin/bash',
-          `( trap 'setsid sh -c '"'"'trap "" TERM; echo $$ > late.pid; exec sleep 300'"'"' & exit 0' TERM; touch helper.ready; sleep 300 & wait ) &`,
+          // (TERM is ignored before the fork, so the late child never has a moment without it.)
+          `( trap 'trap "" TERM; setsid sleep 300 & echo $! > late.pid; exit 0' TERM; touch helper.ready; sleep 300 & wait ) &`,
           'args=()',
           `for a in "$@"; do case "$a" in --user-data-dir=*) P="\${a#--user-data-dir=}"; ${hideEndpoint ? 'mkdir -p "$P-real"; args+=("--user-data-dir=$P-real")' : 'args+=("$a")'};; *) args+=("$a");; esac; done`,
           `exec ${CHROMIUM} "\${args[@]}"`,

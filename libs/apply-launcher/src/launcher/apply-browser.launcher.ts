@@ -97,6 +97,13 @@ class LaunchStop extends Error {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits for `work` at most `ms` (leaving no timer behind). */
+async function boundedWait(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 function whenAborted(signal: AbortSignal): Promise<void> {
   return signal.aborted ? Promise.resolve() : new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
@@ -157,19 +164,24 @@ export async function launchApplyBrowser(options: LaunchApplyBrowserOptions): Pr
 
   const stopping = whenAborted(stop.signal);
   const envMarker = `${CUSTODY_ENV}=${birth.nonce}`;
-  let child: ChildProcess | null = null;
+  // Cancelled between the birth intent and here: nothing is spawned (the monitor still proves it).
+  const spawnBrowser = (): ChildProcess | null => {
+    if (stop.signal.aborted) return null;
+    try {
+      return spawn(options.executablePath, ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, ...CHROMIUM_ARGS, 'about:blank'], {
+        // detached: setsid() before exec, so the browser and everything it starts form one session.
+        detached: true,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        cwd: workDir,
+        env: { ...process.env, XDG_CONFIG_HOME: configDir, [CUSTODY_ENV]: birth.nonce },
+      });
+    } catch (err) {
+      stop.abort(new LaunchStop('spawn_failed', `could not start ${options.executablePath}: ${(err as Error).message}`));
+      return null;
+    }
+  };
+  const child = spawnBrowser();
   let stderr = '';
-  try {
-    child = spawn(options.executablePath, ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, ...CHROMIUM_ARGS, 'about:blank'], {
-      // detached: setsid() before exec, so the browser and everything it starts form one session.
-      detached: true,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      cwd: workDir,
-      env: { ...process.env, XDG_CONFIG_HOME: configDir, [CUSTODY_ENV]: birth.nonce },
-    });
-  } catch (err) {
-    stop.abort(new LaunchStop('spawn_failed', `could not start ${options.executablePath}: ${(err as Error).message}`));
-  }
   child?.stderr?.setEncoding('utf8');
   child?.stderr?.on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-4_000);
@@ -199,7 +211,12 @@ export async function launchApplyBrowser(options: LaunchApplyBrowserOptions): Pr
     endpoint: null,
     writtenAt: new Date().toISOString(),
   };
-  writeDurableOnce(path.join(attemptDir, LIFETIME_FILE), lifetime);
+  try {
+    writeDurableOnce(path.join(attemptDir, LIFETIME_FILE), lifetime);
+  } catch (err) {
+    // Without it nobody could recover this attempt after a crash: end it now, while we still know it.
+    stop.abort(new LaunchStop('spawn_failed', `could not record the browser's lifetime metadata: ${(err as Error).message}`));
+  }
   if (stat && stat.sid !== pid) stop.abort(new LaunchStop('spawn_failed', `the browser (pid ${pid}) is not the leader of its own session (session ${stat.sid})`));
 
   // A holder, not a `let`: the monitor reads it when it runs, after the connection may have been made.
@@ -208,7 +225,7 @@ export async function launchApplyBrowser(options: LaunchApplyBrowserOptions): Pr
     await Promise.race([stopping, exited]);
     if (!stop.signal.aborted) stop.abort(new LaunchStop('browser_exited', `the browser exited${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
     // Let Playwright let go first (bounded: a hung connection must not delay the kill).
-    if (connection.browser) await Promise.race([connection.browser.close().catch(() => undefined), sleep(2_000)]);
+    if (connection.browser) await boundedWait(connection.browser.close().catch(() => undefined), 2_000);
     const result = await stopOwnedProcesses(selector, options.cleanup);
     if (result.verified) {
       writeDurableOnce(path.join(attemptDir, RELEASE_FILE), {

@@ -185,6 +185,27 @@ describe('owner crash', () => {
   });
 });
 
+describe('the custody entry point', () => {
+  it('loads without Playwright (the API reads custody; only the worker launches browsers)', async () => {
+    const probe = spawn(
+      process.execPath,
+      [
+        '-r',
+        'ts-node/register/transpile-only',
+        '-e',
+        `require(${JSON.stringify(path.join(repoRoot, 'libs/apply-launcher/src/custody.ts'))});` +
+          `process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((k) => k.includes('playwright'))))`,
+      ],
+      { cwd: repoRoot, env: { ...process.env, TS_NODE_PROJECT: path.join(repoRoot, 'tsconfig.base.json') }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    probe.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise((resolve) => probe.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual([]);
+  });
+});
+
 describe('exit verification', () => {
   it('unrelated process churn prevents the proof: cleanup unverified, nothing of ours running', async () => {
     // Forks a short-lived process over and over: no two inventories are ever the same.
