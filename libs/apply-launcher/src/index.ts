@@ -10,7 +10,15 @@ export {
   type SubmitIntent,
 } from './apply-admission.rules';
 // The per-attempt Chromium launcher (imports playwright-core; the API uses ./custody instead).
-export { ApplyLaunchError, launchApplyBrowser, type ApplyBrowser, type ApplyLaunchFailure, type LaunchApplyBrowserOptions } from './launcher/apply-browser.launcher';
+export {
+  ApplyLaunchError,
+  launchApplyBrowser,
+  unverifiedCleanupsOfThisProcess,
+  type ApplyBrowser,
+  type ApplyLaunchFailure,
+  type LaunchApplyBrowserOptions,
+  type UnverifiedCleanup,
+} from './launcher/apply-browser.launcher';
 export type { DevToolsEndpoint } from './launcher/devtools-endpoint';
 export * from './custody';
 // Approval, answers and the canonical application record (SQL only in the repository).

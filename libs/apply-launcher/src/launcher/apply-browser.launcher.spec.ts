@@ -2,9 +2,10 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { ApplyLaunchError, launchApplyBrowser, type LaunchApplyBrowserOptions } from './apply-browser.launcher';
-import { inspectCustody } from './custody';
-import { BIRTH_INTENT_FILE, LIFETIME_FILE, RELEASE_FILE, type LifetimeRecord, type ReleaseRecord } from './custody.files';
+import { spawn } from 'node:child_process';
+import { ApplyLaunchError, launchApplyBrowser, unverifiedCleanupsOfThisProcess, type LaunchApplyBrowserOptions } from './apply-browser.launcher';
+import { inspectCustody, recoverCustody } from './custody';
+import { BIRTH_INTENT_FILE, CLEANUP_FAILED_FILE, LIFETIME_FILE, RELEASE_FILE, type LifetimeRecord, type ReleaseRecord } from './custody.files';
 import { CHROMIUM, killSurvivorsUnder, makeTestRoot, pidAlive, survivorsUnder, until, writeScript } from './testing/launcher.test-support';
 
 // Real Chromium, real /proc. Every test ends with no process of its own left (checked from /proc),
@@ -234,5 +235,33 @@ describe('launchApplyBrowser', () => {
     );
     expect(failure).toMatchObject({ code: 'spawn_failed', cleanup: { verified: true } });
     expect(inspectCustody(appDir, 'local', 'job-missing')).toEqual({ state: 'free' });
+  });
+
+  it('a cleanup whose exit cannot be proven keeps custody as cleanup_failed for that job only, keeps the files, refuses recovery and fences this worker', async () => {
+    const browser = await launchApplyBrowser(launchOptions('job-unproven', { cleanup: { graceMs: 1_500, verifyTimeoutMs: 1_000 } }));
+    const other = await launchApplyBrowser(launchOptions('job-bystander'));
+    // Unrelated churn: a process started and ended between every pair of inventories.
+    const churn = spawn('/bin/sh', ['-c', 'while :; do /bin/true; done'], { stdio: 'ignore' });
+    let result;
+    try {
+      result = await browser.close();
+    } finally {
+      churn.kill('SIGKILL');
+    }
+    try {
+      expect(result).toMatchObject({ verified: false, survivors: [] });
+      expect(pidAlive(browser.pid)).toBe(false); // ended, only not proven
+      expect(readJson<{ reason: string }>(path.join(browser.attemptDir, CLEANUP_FAILED_FILE)).reason).toContain('churn');
+      expect(fs.existsSync(path.join(browser.attemptDir, RELEASE_FILE))).toBe(false);
+      expect(fs.existsSync(browser.profileDir)).toBe(true);
+      expect(inspectCustody(appDir, 'local', 'job-unproven')).toMatchObject({ state: 'cleanup_failed', runId: 'run-1', attemptDir: browser.attemptDir });
+      expect(await recoverCustody(appDir, { tenant: 'local', jobKey: 'job-unproven', runId: 'run-1' })).toMatchObject({ recovered: false, refusal: 'cleanup_failed' });
+      expect(unverifiedCleanupsOfThisProcess()).toEqual([expect.objectContaining({ jobKey: 'job-unproven', attemptDir: browser.attemptDir })]);
+      // Another job is untouched.
+      expect(other.signal.aborted).toBe(false);
+      expect(inspectCustody(appDir, 'local', 'job-bystander')).toMatchObject({ state: 'held' });
+    } finally {
+      expect((await other.close()).verified).toBe(true);
+    }
   });
 });

@@ -81,6 +81,26 @@ export class ApplyLaunchError extends Error {
   }
 }
 
+export interface UnverifiedCleanup {
+  tenant: string;
+  jobKey: string;
+  runId: string;
+  attempt: number;
+  attemptDir: string;
+  reason: string;
+}
+
+const unverifiedCleanups: UnverifiedCleanup[] = [];
+
+/**
+ * The cleanups this process (worker) could not prove, oldest first. The job's files already block
+ * that job; the spec also fences the worker's next claim ("a scoped cleanup failure fences that
+ * worker's next claim"): the claim asks this before taking a job.
+ */
+export function unverifiedCleanupsOfThisProcess(): UnverifiedCleanup[] {
+  return [...unverifiedCleanups];
+}
+
 // As root Chromium needs --no-sandbox; the network flags keep it from calling home (the same set as
 // the enrichment renderer, which this domain lib may not import).
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
@@ -236,6 +256,7 @@ export async function launchApplyBrowser(options: LaunchApplyBrowserOptions): Pr
         fullTreeVerified: true,
       } satisfies ReleaseRecord);
     } else {
+      unverifiedCleanups.push({ tenant, jobKey, runId, attempt, attemptDir, reason: result.reason });
       writeDurableOnce(path.join(attemptDir, CLEANUP_FAILED_FILE), {
         nonce: birth.nonce,
         failedAt: new Date().toISOString(),
