@@ -25,3 +25,5 @@ export * from './custody';
 export { APPLY_DENIAL_REASONS, AVAILABILITY_DENIALS, AVAILABILITY_FRESH_MS } from './apply-admission.rules';
 export * from './application/application.model';
 export { ApplicationRepository } from './application/application.repository';
+// Form filling: read a form by its labels, plan answers (profile, saved answers, documents), fill, submit once.
+export * from './forms';
