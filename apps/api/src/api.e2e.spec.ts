@@ -3,14 +3,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import request from 'supertest';
 import { loadConfig, ResolvedConfig } from '@jobctrl/shared/config';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { JobRepository } from '@jobctrl/shared/jobs';
+import { JobRepository, PreparationRepository } from '@jobctrl/shared/jobs';
+import { seedEnrichedJob } from '@jobctrl/shared/jobs/testing';
+import { ApplicationRepository } from '@jobctrl/apply-launcher/application';
 import { PostingCheckRepository } from '@jobctrl/posting-checks';
-import type { JobPipelineInput } from '@jobctrl/pipeline/contracts';
+import type { ApplyInput, JobPipelineInput } from '@jobctrl/pipeline/contracts';
 import { HEARTBEAT_SCHEMA_VERSION, OPERATIONS_ENTITIES, WorkerHeartbeat, WorkerHeartbeatRepository } from '@jobctrl/operations';
 import { spendDay, SpendLedgerRepository, type LlmUsage } from '@jobctrl/shared/llm';
 import { createApi } from './bootstrap';
@@ -452,6 +454,225 @@ describe('API v1', () => {
       expect((await http().get('/v1/jobs?availability=open').expect(200)).body).toMatchObject({ items: [], total: 0 });
       const bad = await http().get('/v1/jobs?availability=maybe').expect(400);
       expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['availability']);
+    });
+  });
+
+  describe('approval, answers and apply', () => {
+    const uow = () => new UnitOfWorkFactory({ databasePath: ctx.config.databasePath, entities: [] });
+    const resume = { basics: { name: 'Ada Lovelace', email: 'ada@example.com' }, work: [{ employer: 'Acme', title: 'Engineer' }] };
+    /** A job through the real preparation writes; `letter: null` stops before the cover letter. */
+    const seedPrepared = async (opts: { letter?: string | null } = {}): Promise<string> => {
+      const key = `j_ap_${randomUUID().slice(0, 8)}`;
+      const jobs = new JobRepository(uow());
+      const prep = new PreparationRepository(uow());
+      await seedEnrichedJob(jobs, { jobKey: key, title: 'Engineer', company: 'Acme', description: 'Build things.' });
+      await prep.recordScore(key, { score: 90, detail: {}, profileRevision: 1, threshold: 60 });
+      await prep.recordTailored(key, resume);
+      if (opts.letter !== null) await passLetter(key, opts.letter ?? 'Dear Acme, I build things.');
+      return key;
+    };
+    const passLetter = async (key: string, text: string) => {
+      const prep = new PreparationRepository(uow());
+      // A new draft for an already prepared job: the review pair accepts it again.
+      await uow().run(({ manager }) => manager.query(`UPDATE jobs SET stage = 'pending_cover' WHERE job_key = ?`, [key]));
+      await prep.recordCoverDraft(key, { text });
+      await prep.recordCoverDecision(key, { accepted: true }, false);
+    };
+    const checked = async (key: string, state: 'open' | 'closed', at = Date.now()) => {
+      const checks = new PostingCheckRepository(uow());
+      const claim = await checks.claimJob(key, 'e2e', 60_000, at);
+      if (typeof claim === 'string') throw new Error(`claim ${claim}`);
+      await checks.record(claim, { state, reason: null, method: 'http', evidence: [] }, at);
+    };
+    const withClient = async <T>(fn: (client: Client) => Promise<T>): Promise<T> => {
+      const connection = await Connection.connect({ address: temporalAddress });
+      try {
+        return await fn(new Client({ connection }));
+      } finally {
+        await connection.close();
+      }
+    };
+    const startedInput = (workflowId: string) =>
+      withClient(async (client) => {
+        const history = await client.workflow.getHandle(workflowId).fetchHistory();
+        return defaultPayloadConverter.fromPayload<ApplyInput>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0] ?? {});
+      });
+    // No worker polls this suite's queue: leave nothing on the shared dev server for another suite's worker.
+    const terminate = (workflowId: string) => withClient((client) => client.workflow.getHandle(workflowId).terminate('test over'));
+    const errorsOf = (body: { errors: Array<{ field: string }> }) => body.errors.map((e) => e.field);
+
+    it('approves the exact artifacts, names what is missing, is voided by changed answers or a changed letter, and is revoked', async () => {
+      await http().post('/v1/jobs/j_nope/approval').expect(404);
+      const bare = await seedPrepared({ letter: null });
+      const missing = await http().post(`/v1/jobs/${bare}/approval`).expect(409);
+      expect(missing.body).toMatchObject({ statusCode: 409, code: 'artifacts_missing', missing: ['cover_letter'] });
+      expect(missing.body.message).toMatch(/cover letter that passed its review/);
+
+      const key = await seedPrepared();
+      expect((await http().get(`/v1/jobs/${key}`).expect(200)).body).toMatchObject({ approval: null, application: null });
+      const approved = (await http().post(`/v1/jobs/${key}/approval`).expect(200)).body;
+      expect(approved).toEqual({ approvedAt: expect.any(String), resumeSha256: expect.stringMatching(/^[0-9a-f]{64}$/), coverLetterSha256: expect.stringMatching(/^[0-9a-f]{64}$/), answersSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect((await http().get(`/v1/jobs/${key}`).expect(200)).body.approval).toEqual(approved);
+      expect((await http().get(`/v1/jobs?q=Engineer`).expect(200)).body.items.find((j: { jobKey: string }) => j.jobKey === key).approval).toEqual(approved);
+
+      // Saving answers changes an approved artifact: the approval no longer holds until approved again.
+      const saved = await http().put(`/v1/jobs/${key}/answers`).send({ answers: { 'How did you hear about us?': 'A friend', q_years: '5' } }).expect(200);
+      expect(saved.body).toEqual({ answers: { 'How did you hear about us?': 'A friend', q_years: '5' }, approval: null });
+      const again = (await http().post(`/v1/jobs/${key}/approval`).expect(200)).body;
+      expect(again.answersSha256).not.toBe(approved.answersSha256);
+      expect(again.resumeSha256).toBe(approved.resumeSha256);
+      // A changed letter voids it too.
+      await passLetter(key, 'Dear Acme, a different letter.');
+      expect((await http().get(`/v1/jobs/${key}`).expect(200)).body.approval).toBeNull();
+      await http().post(`/v1/jobs/${key}/approval`).expect(200);
+      await http().delete(`/v1/jobs/${key}/approval`).expect(204);
+      expect((await http().get(`/v1/jobs/${key}`).expect(200)).body.approval).toBeNull();
+      await http().delete('/v1/jobs/j_nope/approval').expect(404);
+    });
+
+    it('validates answers, naming each bad entry, and writes nothing on a 400', async () => {
+      const key = await seedPrepared();
+      await http().put(`/v1/jobs/${key}/answers`).send({ answers: { a: 'kept' } }).expect(200);
+      const bad = await http().put(`/v1/jobs/${key}/answers`).send({ answers: { q_ok: 'yes', q_num: 5, ' ': 'blank key' } }).expect(400);
+      expect(errorsOf(bad.body).sort()).toEqual(['answers. ', 'answers.q_num']);
+      expect(errorsOf((await http().put(`/v1/jobs/${key}/answers`).send({ answers: 'yes' }).expect(400)).body)).toEqual(['answers']);
+      expect(errorsOf((await http().put(`/v1/jobs/${key}/answers`).send({ answers: {}, extra: 1 }).expect(400)).body)).toEqual(['extra']);
+      const tooLong = await http().put(`/v1/jobs/${key}/answers`).send({ answers: { q: 'x'.repeat(10_001) } }).expect(400);
+      expect(errorsOf(tooLong.body)).toEqual(['answers.q']);
+      await http().put('/v1/jobs/j_nope/answers').send({ answers: {} }).expect(404);
+      // The earlier answers are what an approval now hashes.
+      const approval = (await http().post(`/v1/jobs/${key}/approval`).expect(200)).body;
+      await http().put(`/v1/jobs/${key}/answers`).send({ answers: { a: 'kept' } }).expect(200);
+      expect((await http().get(`/v1/jobs/${key}`).expect(200)).body.approval).toEqual(approval);
+    });
+
+    it('refuses apply without a worker (503), for an unknown job (404), and names each refusal (409 code)', async () => {
+      const key = await seedPrepared();
+      expect((await http().post(`/v1/jobs/${key}/apply`).send({}).expect(503)).body.code).toBe('worker_not_ready');
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      await http().post('/v1/jobs/j_nope/apply').send({}).expect(404);
+      expect(errorsOf((await http().post(`/v1/jobs/${key}/apply`).send({ dryRun: 'yes' }).expect(400)).body)).toEqual(['dryRun']);
+      const unapproved = await http().post(`/v1/jobs/${key}/apply`).send({}).expect(409);
+      expect(unapproved.body).toMatchObject({ statusCode: 409, code: 'not_approved', blockers: ['not_approved'] });
+      expect(unapproved.body.message).toMatch(/not been approved/);
+
+      // A submit intent recorded by an attempt that never confirmed: the job may have been submitted.
+      await http().post(`/v1/jobs/${key}/approval`).expect(200);
+      await checked(key, 'open');
+      const apps = new ApplicationRepository(uow());
+      await apps.claim('local', key, 'run-1', { workflowId: `apply-local-${key}`, dryRun: false });
+      await apps.recordIntent('local', key, 'run-1');
+      await apps.settle('local', key, { reason: 'worker lost' });
+      const ambiguous = await http().post(`/v1/jobs/${key}/apply`).send({}).expect(409);
+      expect(ambiguous.body).toMatchObject({ code: 'submit_needs_verification', blockers: ['submit_needs_verification'] });
+      expect((await http().get(`/v1/jobs/${key}`).expect(200)).body.application).toMatchObject({ state: 'needs_verification', workflowId: `apply-local-${key}`, reason: 'worker lost', submittedAt: null });
+
+      // The daily cap is read live; a dry run submits nothing and is not capped.
+      const other = await seedPrepared();
+      await http().post(`/v1/jobs/${other}/approval`).expect(200);
+      await checked(other, 'open');
+      await http().patch('/v1/settings').send({ apply_daily_cap: 1 }).expect(200);
+      expect((await http().post(`/v1/jobs/${other}/apply`).send({}).expect(409)).body).toMatchObject({ code: 'daily_cap_reached' });
+      const dry = await http().post(`/v1/jobs/${other}/apply`).send({ dryRun: true }).expect(202);
+      try {
+        expect(dry.body).toEqual({ workflowId: `apply-local-${other}` });
+        expect(await startedInput(dry.body.workflowId)).toEqual({ tenant: 'local', jobKey: other, dryRun: true });
+      } finally {
+        await terminate(dry.body.workflowId);
+      }
+    });
+
+    it('starts one ApplyWorkflow apply-local-{jobKey} however often it is asked at once, and answers a submitted job with the same id without starting anything', async () => {
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const key = await seedPrepared();
+      await http().post(`/v1/jobs/${key}/approval`).expect(200);
+      await checked(key, 'open');
+      const answers = await Promise.all(Array.from({ length: 5 }, () => http().post(`/v1/jobs/${key}/apply`).send({}).expect(202)));
+      const workflowId = `apply-local-${key}`;
+      try {
+        expect(answers.map((a) => a.body)).toEqual(Array(5).fill({ workflowId }));
+        expect(await startedInput(workflowId)).toEqual({ tenant: 'local', jobKey: key, dryRun: false });
+        // Nothing but the one execution: every start joined it (USE_EXISTING).
+        const runIds = await withClient(async (client) => {
+          const ids: string[] = [];
+          for await (const w of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) ids.push(w.runId);
+          return ids;
+        });
+        expect(runIds.length).toBeLessThanOrEqual(1);
+        expect((await http().post(`/v1/jobs/${key}/apply`).send({ dryRun: true }).expect(202)).body).toEqual({ workflowId });
+      } finally {
+        await terminate(workflowId);
+      }
+
+      // The attempt submitted (recorded by the worker's activity): asking again starts nothing.
+      const submitted = await seedPrepared();
+      await http().post(`/v1/jobs/${submitted}/approval`).expect(200);
+      const apps = new ApplicationRepository(uow());
+      await apps.claim('local', submitted, 'run-1', { workflowId: `apply-local-${submitted}`, dryRun: false });
+      await apps.recordIntent('local', submitted, 'run-1');
+      await apps.recordOutcome('local', submitted, 'run-1', { state: 'submitted', confirmation: 'GH-42' });
+      expect((await http().post(`/v1/jobs/${submitted}/apply`).send({}).expect(202)).body).toEqual({ workflowId: `apply-local-${submitted}` });
+      const described = await withClient((client) => client.workflow.getHandle(`apply-local-${submitted}`).describe().then(() => 'started', (err) => (err instanceof WorkflowNotFoundError ? 'none' : String(err))));
+      expect(described).toBe('none');
+      expect((await http().get(`/v1/jobs/${submitted}`).expect(200)).body.application).toMatchObject({ state: 'submitted', confirmation: 'GH-42', submittedAt: expect.any(String) });
+    });
+
+    it('checks a stale or closed posting first: charges the foreground share once, starts with checkAvailabilityFirst, 429 when the share is spent', async () => {
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const stale = await seedPrepared();
+      await http().post(`/v1/jobs/${stale}/approval`).expect(200);
+      await checked(stale, 'open', Date.now() - 25 * 3_600_000);
+      const started = await http().post(`/v1/jobs/${stale}/apply`).send({}).expect(202);
+      try {
+        expect(await startedInput(started.body.workflowId)).toEqual({ tenant: 'local', jobKey: stale, dryRun: false, checkAvailabilityFirst: true });
+        // Asked again while it runs: the same apply, not charged again.
+        expect((await http().post(`/v1/jobs/${stale}/apply`).send({}).expect(202)).body).toEqual(started.body);
+        expect((await http().get('/v1/availability').expect(200)).body.budget).toMatchObject({ usedForeground: 1 });
+      } finally {
+        await terminate(started.body.workflowId);
+      }
+
+      const closed = await seedPrepared();
+      await http().post(`/v1/jobs/${closed}/approval`).expect(200);
+      await checked(closed, 'closed');
+      const checks = new PostingCheckRepository(uow());
+      // Foreground checks may use the whole hour's 100 (sweeps stop at 80): one was charged above.
+      for (let i = 0; i < 99; i++) expect(await checks.chargeForeground()).toMatchObject({ acquired: true });
+      const spent = await http().post(`/v1/jobs/${closed}/apply`).send({});
+      if (spent.status === 202) await terminate(spent.body.workflowId);
+      expect(spent.status).toBe(429);
+      expect(spent.body).toMatchObject({ statusCode: 429, retryAfterSeconds: expect.any(Number) });
+      await withClient((client) => expect(client.workflow.getHandle(`apply-local-${closed}`).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError));
+    });
+
+    it('serves an attempt\'s recorded screenshots from its own directory only', async () => {
+      const key = await seedPrepared();
+      const dir = path.join(ctx.config.appDir, 'apply', 'local', key, 'run-1-1-abcd');
+      fs.mkdirSync(dir, { recursive: true });
+      const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+      fs.writeFileSync(path.join(dir, 'filled.png'), png);
+      const outside = path.join(ctx.dir, 'secret.png');
+      fs.writeFileSync(outside, 'not yours');
+      fs.symlinkSync(outside, path.join(dir, 'link.png'));
+      const apps = new ApplicationRepository(uow());
+      await apps.claim('local', key, 'run-1', { workflowId: `apply-local-${key}`, dryRun: true });
+      await apps.recordScreenshots('local', key, 'run-1', [
+        { name: 'filled.png', path: path.join(dir, 'filled.png') },
+        { name: 'outside.png', path: outside },
+        { name: 'link.png', path: path.join(dir, 'link.png') },
+      ]);
+      await apps.recordOutcome('local', key, 'run-1', { state: 'dry_run_done' });
+
+      const view = (await http().get(`/v1/jobs/${key}`).expect(200)).body.application;
+      expect(view).toMatchObject({ state: 'dry_run_done', dryRun: true, screenshots: [`/v1/jobs/${key}/screenshots/filled.png`, `/v1/jobs/${key}/screenshots/outside.png`, `/v1/jobs/${key}/screenshots/link.png`] });
+      const res = await http().get(view.screenshots[0]).expect(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect(Buffer.compare(res.body as Buffer, png)).toBe(0);
+      // Recorded, but outside the job's apply directory (directly or through a link): not served.
+      await http().get(view.screenshots[1]).expect(404);
+      await http().get(view.screenshots[2]).expect(404);
+      for (const name of ['other.png', '..%2F..%2Fconfig.json', '.hidden.png', 'filled.png%00.txt']) await http().get(`/v1/jobs/${key}/screenshots/${name}`).expect(404);
+      await http().get(`/v1/jobs/j_nope/screenshots/filled.png`).expect(404);
     });
   });
 

@@ -6,6 +6,7 @@ import { JobctrlConfigModule, ResolvedConfig } from '@jobctrl/shared/config';
 import { DbModule } from '@jobctrl/shared/db';
 import { CompensationController } from './controllers/compensation.controller';
 import { AvailabilityController } from './controllers/availability.controller';
+import { ApplyController } from './controllers/apply.controller';
 import { DiscoveryRuntimeController } from './controllers/discovery-runtime.controller';
 import { HealthController } from './controllers/health.controller';
 import { JobsController } from './controllers/jobs.controller';
@@ -30,7 +31,7 @@ export class AppModule {
         DiscoveryModule,
         RunsModule,
       ],
-      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SourcesController, PipelineRunsController, JobsController, SmokeController, ProfileController, SpendController, CompensationController, AvailabilityController],
+      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SourcesController, PipelineRunsController, JobsController, SmokeController, ProfileController, SpendController, CompensationController, AvailabilityController, ApplyController],
     };
   }
 }

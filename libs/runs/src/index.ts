@@ -9,3 +9,6 @@ export * from './spend/spend.service';
 export * from './compensation/compensation-refresh.dto';
 export * from './compensation/compensation-refresh.service';
 export * from './availability/availability.service';
+export * from './apply/apply.dto';
+export * from './apply/apply.service';
+export * from './apply/apply.view';

@@ -1,19 +1,27 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { ApplicationRepository } from '@jobctrl/apply-launcher/application';
 import { compensationView, type CompensationView } from '@jobctrl/compensation';
+import { APPLY_TENANT } from '@jobctrl/pipeline/contracts';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRecord, JobRepository } from '@jobctrl/shared/jobs';
 import type { ListJobsQueryDto } from './pipeline-run.dto';
+import { applicationView, approvalView, type ApplicationView, type ApprovalView } from './apply/apply.view';
 
-/** A job as the API shows it: the stored record, its compensation in the API's shape. */
-export type JobView = Omit<JobRecord, 'compensation'> & { compensation: CompensationView | null };
+/**
+ * A job as the API shows it: the stored record, its compensation in the API's shape, its approval
+ * (only while it matches the current artifacts) and its application.
+ */
+export type JobView = Omit<JobRecord, 'compensation'> & { compensation: CompensationView | null; approval: ApprovalView | null; application: ApplicationView | null };
 
 /** GET /v1/jobs (filtered, paginated) and GET /v1/jobs/:jobKey. */
 @Injectable()
 export class JobQueryService {
   private readonly jobs: JobRepository;
+  private readonly applications: ApplicationRepository;
 
   constructor(uow: UnitOfWorkFactory) {
     this.jobs = new JobRepository(uow);
+    this.applications = new ApplicationRepository(uow);
   }
 
   async list(q: ListJobsQueryDto): Promise<{ items: JobView[]; total: number; limit: number; offset: number }> {
@@ -33,16 +41,24 @@ export class JobQueryService {
       limit,
       offset,
     });
-    return { items: items.map(view), total, limit, offset };
+    return { items: await this.views(items), total, limit, offset };
   }
 
   async get(jobKey: string): Promise<JobView> {
     const job = await this.jobs.get(jobKey);
     if (!job) throw new NotFoundException(`no job ${jobKey}`);
-    return view(job);
+    return (await this.views([job]))[0];
   }
-}
 
-function view(job: JobRecord): JobView {
-  return { ...job, compensation: compensationView(job.compensation) };
+  /** The page's approvals and applications in two reads, not two per job. */
+  private async views(jobs: JobRecord[]): Promise<JobView[]> {
+    const keys = jobs.map((j) => j.jobKey);
+    const [approvals, applications] = await Promise.all([this.applications.approvalsOf(keys), this.applications.applicationsOf(APPLY_TENANT, keys)]);
+    return jobs.map((job) => ({
+      ...job,
+      compensation: compensationView(job.compensation),
+      approval: approvalView(approvals.get(job.jobKey)),
+      application: applicationView(applications.get(job.jobKey)),
+    }));
+  }
 }

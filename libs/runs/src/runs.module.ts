@@ -7,11 +7,12 @@ import { PipelineRunService } from './pipeline-run.service';
 import { SpendService } from './spend/spend.service';
 import { CompensationRefreshService } from './compensation/compensation-refresh.service';
 import { AvailabilityService } from './availability/availability.service';
+import { ApplyService } from './apply/apply.service';
 
-/** The API side of preparation: runs, jobs, profile, spend, compensation refreshes and posting checks. Needs DbModule and the config module (global) from the app. */
+/** The API side of preparation: runs, jobs, profile, spend, compensation refreshes, posting checks and applying. Needs DbModule and the config module (global) from the app. */
 @Module({
   imports: [TemporalClientModule, DiscoveryModule],
-  providers: [PipelineRunService, JobQueryService, ProfileService, SpendService, CompensationRefreshService, AvailabilityService],
-  exports: [PipelineRunService, JobQueryService, ProfileService, SpendService, CompensationRefreshService, AvailabilityService],
+  providers: [PipelineRunService, JobQueryService, ProfileService, SpendService, CompensationRefreshService, AvailabilityService, ApplyService],
+  exports: [PipelineRunService, JobQueryService, ProfileService, SpendService, CompensationRefreshService, AvailabilityService, ApplyService],
 })
 export class RunsModule {}

@@ -1,5 +1,5 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
+import { ScheduleNotFoundError } from '@temporalio/client';
 import { availabilitySweepScheduleId, POSTING_CHECK_WORKFLOW_TYPE, postingCheckWorkflowId, type PostingCheckInput } from '@jobctrl/pipeline/contracts';
 import { PostingCheckRepository } from '@jobctrl/posting-checks';
 import { tooManyRequests } from '@jobctrl/shared/api-errors';
@@ -7,6 +7,7 @@ import { LiveSettingsReader } from '@jobctrl/shared/config';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRepository } from '@jobctrl/shared/jobs';
 import { TemporalClientService } from '@jobctrl/shared/temporal';
+import { workflowRunning } from '../workflow-running';
 
 /** GET /v1/availability */
 export interface AvailabilityStatusView {
@@ -46,7 +47,7 @@ export class AvailabilityService {
     const workflowId = postingCheckWorkflowId(jobKey);
     const client = await this.temporal.client();
     // A check of this job is already running: the caller gets that one, and nothing is charged twice.
-    if (await this.running(workflowId)) return { workflowId };
+    if (await workflowRunning(client, workflowId)) return { workflowId };
     const charge = await this.checks.chargeForeground();
     if (!charge.acquired) {
       throw tooManyRequests('the hour\'s posting-check budget is spent (100 acquisitions an hour; sweeps use at most 80)', (charge.retryAfterMs ?? 60_000) / 1000);
@@ -72,16 +73,6 @@ export class AvailabilityService {
         windowResetsAt: oldest ? iso(oldest.at + budget.limits.windowMs) : null,
       },
     };
-  }
-
-  private async running(workflowId: string): Promise<boolean> {
-    try {
-      const { status } = await (await this.temporal.client()).workflow.getHandle(workflowId).describe();
-      return status.name === 'RUNNING';
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return false;
-      throw err;
-    }
   }
 
   /** The schedule's next run, from Temporal; null while no worker has created the schedule yet. */

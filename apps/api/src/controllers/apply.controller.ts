@@ -1,0 +1,42 @@
+import { createReadStream } from 'node:fs';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, StreamableFile, UseGuards } from '@nestjs/common';
+import { ApplyService, SaveAnswersDto, StartApplyDto } from '@jobctrl/runs';
+import { WorkerReadyGuard } from '@jobctrl/operations';
+
+/** Approval, answers, apply and its screenshots (issue #12). */
+@Controller('v1/jobs/:jobKey')
+export class ApplyController {
+  constructor(private readonly apply: ApplyService) {}
+
+  /** 200 the approval; 409 naming what is missing. */
+  @Post('approval')
+  @HttpCode(200)
+  approve(@Param('jobKey') jobKey: string) {
+    return this.apply.approve(jobKey);
+  }
+
+  @Delete('approval')
+  @HttpCode(204)
+  async revoke(@Param('jobKey') jobKey: string): Promise<void> {
+    await this.apply.revoke(jobKey);
+  }
+
+  @Put('answers')
+  saveAnswers(@Param('jobKey') jobKey: string, @Body() dto: SaveAnswersDto) {
+    return this.apply.saveAnswers(jobKey, dto);
+  }
+
+  /** 202 {workflowId}; 409 {code} for each refusal; 429 when the posting check it needs cannot be charged. */
+  @Post('apply')
+  @HttpCode(202)
+  @UseGuards(WorkerReadyGuard)
+  start(@Param('jobKey') jobKey: string, @Body() dto: StartApplyDto) {
+    return this.apply.apply(jobKey, dto);
+  }
+
+  @Get('screenshots/:name')
+  async screenshot(@Param('jobKey') jobKey: string, @Param('name') name: string): Promise<StreamableFile> {
+    const file = await this.apply.screenshot(jobKey, name);
+    return new StreamableFile(createReadStream(file.path), { type: file.contentType });
+  }
+}
