@@ -225,6 +225,34 @@ describe('canonical ownership', () => {
   });
 });
 
+describe('the apply stage\'s selection', () => {
+  it('selects approved jobs whose approval still holds and that have no submit intent, oldest approval first, optionally of one discovery run', async () => {
+    const w = await world();
+    for (const k of ['a', 'b', 'c', 'd', 'e']) await prepared(w, k);
+    await prepared(w, 'unapproved');
+    await w.repo.approve('b', NOW);
+    await w.repo.approve('a', NOW + 1);
+    await w.repo.approve('c', NOW + 2);
+    await w.repo.approve('d', NOW + 3);
+    await w.repo.approve('e', NOW + 4);
+    await openCheck(w, 'a', NOW - 5);
+    await passLetter(w, 'c', 'Changed since approval.');
+    await claim(w, 'd', 'r1');
+    await w.repo.recordIntent(T, 'd', 'r1');
+    await claim(w, 'e', 'r2');
+    await w.repo.recordOutcome(T, 'e', 'r2', { state: 'failed', reason: 'board down' });
+    expect(await w.repo.selectApproved(T)).toEqual([
+      { jobKey: 'b', availability: null, availabilityCheckedAt: null },
+      { jobKey: 'a', availability: 'open', availabilityCheckedAt: NOW - 5 },
+      { jobKey: 'e', availability: null, availabilityCheckedAt: null },
+    ]);
+    // seedEnrichedJob observes every job in discovery run r1.
+    expect((await w.repo.selectApproved(T, { discoveryRunId: 'r1' })).map((j) => j.jobKey)).toEqual(['b', 'a', 'e']);
+    expect(await w.repo.selectApproved(T, { discoveryRunId: 'other-run' })).toEqual([]);
+    expect(await w.repo.selectApproved('another-tenant')).toHaveLength(4);
+  });
+});
+
 describe('admission inputs', () => {
   it('reads approval, availability (blocked is unknown), submit intent and the day\'s submissions', async () => {
     const w = await world();

@@ -288,6 +288,30 @@ export class ApplicationRepository {
     return this.uow.run(({ manager }) => countIntents(manager, now));
   }
 
+  /**
+   * The jobs a run's apply stage may apply to: a valid approval (matching the current artifacts) and
+   * no submit intent (never submitted, nothing ambiguous), oldest approval first; with
+   * `discoveryRunId`, only that run's jobs. Each with its availability, so the caller can tell
+   * which need a posting check first.
+   */
+  async selectApproved(tenant: string, opts: { discoveryRunId?: string } = {}): Promise<Array<{ jobKey: string; availability: string | null; availabilityCheckedAt: number | null }>> {
+    const rows: Array<ArtifactRow & { av_state: string | null; av_checked_at: number | null }> = await this.uow.run(({ manager }) =>
+      manager.query(
+        `SELECT j.job_key, j.tailored_resume, j.cover_letter, j.cover_review, ans.answers_json,
+           ap.approved_at, ap.resume_sha256, ap.cover_letter_sha256, ap.answers_sha256, av.state AS av_state, av.checked_at AS av_checked_at
+         FROM job_approvals ap JOIN jobs j ON j.job_key = ap.job_key
+         LEFT JOIN job_answers ans ON ans.job_key = j.job_key
+         LEFT JOIN job_availability av ON av.job_key = j.job_key
+         LEFT JOIN applications a ON a.tenant = ? AND a.job_key = j.job_key
+         WHERE (a.job_key IS NULL OR a.submit_intent = 'none')
+           ${opts.discoveryRunId ? 'AND j.job_key IN (SELECT job_key FROM discovery_run_jobs WHERE run_id = ?)' : ''}
+         ORDER BY ap.approved_at, j.job_key`,
+        opts.discoveryRunId ? [tenant, opts.discoveryRunId] : [tenant],
+      ),
+    );
+    return rows.filter((r) => validApproval(r) !== null).map((r) => ({ jobKey: r.job_key, availability: r.av_state, availabilityCheckedAt: r.av_checked_at }));
+  }
+
   /** The stored inputs of decideApplyAdmission for a job (custody is the caller's), or null when there is no such job. */
   async admissionInputs(tenant: string, jobKey: string, now = Date.now()): Promise<StoredAdmissionInputs | null> {
     return this.uow.run(async ({ manager }) => {
