@@ -108,10 +108,10 @@ function fromProfile(q: FormQuestion, label: string, a: Applicant): Found {
     const other = (contact.links ?? []).find((l) => !LINK_HOSTS.linkedin.test(hostOf(l) ?? '') && !LINK_HOSTS.github.test(hostOf(l) ?? ''));
     return fact(other, 'website link');
   }
-  if (/^(current )?(location|city)$|where are you (currently )?(based|located)|^current (city|location)/.test(label)) return fact(contact.location, 'location');
+  if (/^(current )?(location|city)( \(city\))?$|where are you (currently )?(based|located)|^current (city|location)/.test(label)) return fact(contact.location, 'location');
   if (/current (job )?(title|role|position)/.test(label)) return fact(currentRole(experience)?.title, 'single current role');
   if (/current (company|employer|organi[sz]ation)/.test(label)) return fact(currentRole(experience)?.employer, 'single current role');
-  const skill = /years of (?:professional |relevant |hands-on |work )?experience (?:with|in|using|of) (.+)$/.exec(label);
+  const skill = /years of (?:professional |relevant |hands-on |work )?experience (?:do you have |have you had )?(?:with|in|using|of|working with) (.+)$/.exec(label);
   if (skill) {
     const years = yearsWithSkill(experience, skill[1], a.asOf);
     const index = defaultSkillIndex();

@@ -1,57 +1,37 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { sampleProfile } from '@jobctrl/shared/profile/testing';
+import type { Page } from 'playwright-core';
 import { planAnswers, questionSummary } from './answer-plan.rules';
 import { readApplicationForm } from './application-form.reader';
 import { FormFillError, fillApplicationForm, screenshot, submitApplicationForm } from './application-form.filler';
 import type { Applicant, ApplicationForm, FormQuestion } from './application-form.types';
-import { renderCoverLetterHtml, renderResumeHtml, writeCoverLetterPdf, writeResumePdf } from './application-documents';
+import { renderCoverLetterHtml, renderResumeHtml } from './application-documents';
 import { formPage, startFormServer, type FormServer, type FormStyle } from './testing/form-fixtures';
-import { launchTestBrowser, processesTagged } from './testing/test-browser';
+import { SAMPLE_LETTER, useFormSession } from './testing/form-session';
 
 jest.setTimeout(60_000);
 
-const LETTER = 'Dear hiring team,\n\nI build payment platforms on Kafka and PostgreSQL.\n\nDana Whitfield';
-let browser: Browser;
-let tag: string;
-let context: BrowserContext;
+const LETTER = SAMPLE_LETTER;
+const session = useFormSession('apply-forms-');
 let server: FormServer;
+let page: Page;
 let dir: string;
 let resumePdf: string;
 let letterPdf: string;
 
 beforeAll(async () => {
-  ({ browser, tag } = await launchTestBrowser());
-  context = await browser.newContext();
   server = await startFormServer();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apply-forms-'));
-  const profile = sampleProfile();
-  resumePdf = await writeResumePdf(context, renderResumeHtml({ summary: profile.summary, skills: profile.skills, experience: profile.experience, education: profile.education }, profile.contact), path.join(dir, 'resume.pdf'));
-  letterPdf = await writeCoverLetterPdf(context, renderCoverLetterHtml(LETTER, profile.contact), path.join(dir, 'cover-letter.pdf'));
 });
-
 afterAll(async () => {
   await server?.close();
-  await browser?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-  // Every process of the browser's tree is gone (checked from /proc, not from Playwright's word).
-  expect(processesTagged(tag)).toEqual([]);
 });
-
-let page: Page;
-beforeEach(async () => {
-  page = await context.newPage();
+beforeEach(() => {
+  page = session.page();
+  [dir, resumePdf, letterPdf] = [session.dir(), session.resumePdf(), session.letterPdf()];
   server.setConfirmation('page');
 });
-afterEach(async () => {
-  await page.close();
-});
 
-function applicant(savedAnswers: Record<string, string> = {}): Applicant {
-  return { profile: sampleProfile(), savedAnswers, resumePdfPath: resumePdf, coverLetterPdfPath: letterPdf, coverLetterText: LETTER, asOf: '2025-06' };
-}
+const applicant = (savedAnswers: Record<string, string> = {}): Applicant => session.applicant(savedAnswers);
 
 async function readStyle(style: FormStyle): Promise<ApplicationForm> {
   await page.setContent(formPage(style));
