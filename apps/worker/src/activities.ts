@@ -15,6 +15,7 @@ import { createCoverLetterActivities, ReviewExecutor } from '@jobctrl/cover-lett
 import { createExtractivePreparationActivities, createPreparationActivities } from '@jobctrl/preparation';
 import { CompensationRefreshRepository, createCompensationActivities } from '@jobctrl/compensation';
 import { createPostingCheckActivities, createPostingInspector, PostingCheckRepository } from '@jobctrl/posting-checks';
+import { ApplicationRepository, createApplyActivities } from '@jobctrl/apply-launcher';
 import { describePreparation, startPreparation, startPreparationForBatch, wakePausedPreparations } from '@jobctrl/runs/worker';
 
 export interface PipelineSettings {
@@ -30,6 +31,8 @@ export interface PipelineSettings {
   preparation?: PreparationSettings;
   /** availability_sweeps_enabled and availability_recheck_hours, read live (default: the schema's). */
   availability?: () => Pick<LiveWorkerSettings, 'availabilitySweepsEnabled' | 'availabilityRecheckMs'>;
+  /** Applying: app_dir (attempt directories live under it) and apply_daily_cap read live (default: the schema's). */
+  apply?: { appDir: string; dailyCap: () => number };
 }
 
 /** The preparation stage's settings: the model runtime (fixed at start) and the live-read settings. */
@@ -47,6 +50,7 @@ export const DEFAULT_PIPELINE: PipelineSettings = {
 };
 const DEFAULT_PREPARATION: PreparationSettings = { llm: SCHEMA_DEFAULTS.llm, live: () => liveWorkerSettings(SCHEMA_DEFAULTS.settings) };
 const DEFAULT_AVAILABILITY = () => liveWorkerSettings(SCHEMA_DEFAULTS.settings);
+const DEFAULT_APPLY = { appDir: SCHEMA_DEFAULTS.appDir, dailyCap: () => SCHEMA_DEFAULTS.settings.apply_daily_cap };
 
 export interface ActivityDeps {
   uow: UnitOfWorkFactory;
@@ -85,6 +89,7 @@ export function buildActivities(deps: ActivityDeps) {
   const profiles = new ProfileRepository(deps.uow);
   const llm = new LlmRuntime({ ...prepSettings.llm, ledger, ceilingUsd: () => prepSettings.live().dailySpendCeilingUsd });
   const reviews = new ReviewExecutor({ leafLimit: deps.activitySlots });
+  const checks = new PostingCheckRepository(deps.uow);
   const readProfile = () => profiles.get();
   const stageSteps = (profile: typeof readProfile) => {
     const stage = { jobs, prep, profile, llm };
@@ -130,8 +135,19 @@ export function buildActivities(deps: ActivityDeps) {
     ...createEnrichmentActivities({ jobs, http, cpu: deps.cpu, renderer, startPreparation, pollIntervalMs: deps.pipeline.enrichmentPollMs, commits, log: deps.log }),
     ...preparation,
     // Posting checks share the worker's host policy and browser: a board is one host to all of them.
+    ...createApplyActivities({
+      applications: new ApplicationRepository(deps.uow),
+      jobs,
+      profile: async () => (await profiles.get()).profile,
+      appDir: (deps.pipeline.apply ?? DEFAULT_APPLY).appDir,
+      executablePath: deps.pipeline.browserExecutablePath ?? SCHEMA_DEFAULTS.browserExecutablePath,
+      owner: deps.workerIdentity,
+      dailyCap: (deps.pipeline.apply ?? DEFAULT_APPLY).dailyCap,
+      chargeAvailabilityCheck: async () => (await checks.chargeForeground()).acquired,
+      log: deps.log,
+    }),
     ...createPostingCheckActivities({
-      repository: new PostingCheckRepository(deps.uow),
+      repository: checks,
       inspect: createPostingInspector({ http, renderer }),
       settings: () => {
         const availability = (deps.pipeline.availability ?? DEFAULT_AVAILABILITY)();

@@ -54,6 +54,7 @@ export class WorkerRuntime {
           browserExecutablePath: this.config.browserExecutablePath,
           preparation: { llm: this.config.llm, live: preparationLive },
           availability: preparationLive,
+          apply: { appDir: this.config.appDir, dailyCap: () => this.live.worker().applyDailyCap },
         },
       });
       const { identity } = jw;

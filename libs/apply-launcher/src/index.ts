@@ -27,3 +27,4 @@ export * from './application/application.model';
 export { ApplicationRepository } from './application/application.repository';
 // Form filling: read a form by its labels, plan answers (profile, saved answers, documents), fill, submit once.
 export * from './forms';
+export { createApplyActivities, type ApplyActivityDeps } from './apply.activities';
