@@ -4,7 +4,21 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { ApplicationRepository, inspectCustody } from '@jobctrl/apply-launcher';
-import { APPLY_TENANT, APPLY_WORKFLOW_TYPE, applyWorkflowId, POSTING_CHECK_WORKFLOW_TYPE, postingCheckWorkflowId, type ApplyInput, type ApplyResult } from '@jobctrl/pipeline/contracts';
+import { randomUUID } from 'node:crypto';
+import {
+  APPLY_TENANT,
+  APPLY_WORKFLOW_TYPE,
+  applyWorkflowId,
+  PIPELINE_WORKFLOW_TYPE,
+  pipelineWorkflowId,
+  POSTING_CHECK_WORKFLOW_TYPE,
+  postingCheckWorkflowId,
+  type ApplyInput,
+  type ApplyResult,
+  type JobPipelineInput,
+  type JobPipelineResult,
+} from '@jobctrl/pipeline/contracts';
+import { PostingCheckRepository } from '@jobctrl/posting-checks';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
@@ -188,6 +202,35 @@ describe('applying to the board simulator', () => {
       }
       expect(world.sim.submissions().filter((s) => s.gid === gid)).toHaveLength(1);
       expect(inspectCustody(world.dir, APPLY_TENANT, jobKey).state).toBe('free');
+      expect(browsersUnder(world.dir)).toEqual([]);
+    } finally {
+      await world.sim.stop();
+      fs.rmSync(world.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a run with the apply stage applies to its approved jobs through their own ApplyWorkflow children, checking a stale posting first', async () => {
+    const world = await setupBoardWorld(6, { families: [{ kind: 'greenhouse', token: 'acme' }] });
+    try {
+      expect(await discoverOnce(suite, world)).toMatchObject({ state: 'completed' });
+      // Approved, but never checked: the stage charges a foreground check and the child runs it first.
+      const { jobKey, gid } = await prepareJob(world);
+      const jw = await worldWorker(suite, world, { pipeline: { browserExecutablePath: CHROMIUM, apply: { appDir: world.dir, dailyCap: () => 10 } } });
+      const runId = randomUUID();
+      const input: JobPipelineInput = { runId, stages: ['apply'], scope: 'run', internalConcurrency: 2 };
+      let result: JobPipelineResult;
+      try {
+        result = await jw.worker.runUntil(suite.client.workflow.execute(PIPELINE_WORKFLOW_TYPE, { taskQueue: world.taskQueue, workflowId: pipelineWorkflowId(runId), args: [input] }));
+      } finally {
+        await jw.close();
+      }
+      expect(result.apply).toEqual({ selected: 1, states: { submitted: 1 }, alreadyRunning: 0, budgetSkipped: 0 });
+      expect(world.sim.submissions().filter((s) => s.gid === gid)).toHaveLength(1);
+      expect((await new PostingCheckRepository(world.uow).availabilityOf(jobKey))?.state).toBe('open');
+      expect((await new PostingCheckRepository(world.uow).budget()).state.charges.map((c) => c.kind)).toEqual(['foreground']);
+      // The child is the job's own single-flight apply workflow.
+      const child = await suite.client.workflow.getHandle(applyWorkflowId(APPLY_TENANT, jobKey)).describe();
+      expect(child.status.name).toBe('COMPLETED');
       expect(browsersUnder(world.dir)).toEqual([]);
     } finally {
       await world.sim.stop();

@@ -129,7 +129,8 @@ describe('saved posting checks against the board simulator', () => {
           // second is refused by the one-sweep-a-minute admission, or finds nothing due).
           const runs = await jw.worker.runUntil(async () => {
             await handle.trigger();
-            const deadline = Date.now() + 60_000;
+            // Generous: three checks, a browser launch and the schedule's own start on a loaded machine.
+            const deadline = Date.now() + 150_000;
             for (;;) {
               const checked = await Promise.all([a, b, c].map((j) => repo.availabilityOf(j.jobKey)));
               const actions = (await handle.describe()).info.recentActions;
@@ -144,7 +145,10 @@ describe('saved posting checks against the board simulator', () => {
                   }),
                 );
               }
-              if (Date.now() > deadline) throw new Error('the triggered sweep never checked the saved jobs');
+              if (Date.now() > deadline) {
+                const recent = await Promise.all(actions.map(async (x) => (await suite.client.workflow.getHandle(x.action.workflow.workflowId, x.action.workflow.firstExecutionRunId).describe()).status.name));
+                throw new Error(`the triggered sweep never checked the saved jobs: checked ${checked.filter(Boolean).length} of 3; sweeps ${JSON.stringify(recent)}`);
+              }
               await new Promise((r) => setTimeout(r, 200));
             }
           });
@@ -171,5 +175,5 @@ describe('saved posting checks against the board simulator', () => {
       await world.sim.stop();
       fs.rmSync(world.dir, { recursive: true, force: true });
     }
-  });
+  }, 300_000);
 });

@@ -19,7 +19,7 @@ import {
   type ApplicationForm,
   type ResumeDocument,
 } from './forms';
-import { launchApplyBrowser, type ApplyBrowser } from './launcher/apply-browser.launcher';
+import { launchApplyBrowser, unverifiedCleanupsOfThisProcess, type ApplyBrowser } from './launcher/apply-browser.launcher';
 import { inspectCustody, recoverCustody } from './launcher/custody';
 
 export interface ApplyActivityDeps {
@@ -63,6 +63,11 @@ export function createApplyActivities(deps: ApplyActivityDeps): ApplyActivities 
       const ctx = Context.current();
       const { workflowId, runId } = ctx.info.workflowExecution ?? { workflowId: ctx.info.activityId, runId: ctx.info.activityId };
       const { tenant, jobKey, dryRun } = input;
+      // Spec: "A scoped cleanup failure fences that worker's next claim and preserves its prior
+      // files." A browser this worker could not prove gone may still hold resources: this worker
+      // claims no job until it restarts (another worker may take the job).
+      const fenced = unverifiedCleanupsOfThisProcess();
+      if (fenced.length > 0) return failed(jobKey, `worker_fenced: cleanup of ${fenced[0].jobKey} (run ${fenced[0].runId}) is unverified: ${fenced[0].reason}`);
       await recoverDeadOwner(deps, tenant, jobKey, log);
 
       const claim = await deps.applications.claim(tenant, jobKey, runId, { workflowId, dryRun }, now());
