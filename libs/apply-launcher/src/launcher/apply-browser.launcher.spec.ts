@@ -240,13 +240,14 @@ describe('launchApplyBrowser', () => {
   it('a cleanup whose exit cannot be proven keeps custody as cleanup_failed for that job only, keeps the files, refuses recovery and fences this worker', async () => {
     const browser = await launchApplyBrowser(launchOptions('job-unproven', { cleanup: { graceMs: 1_500, verifyTimeoutMs: 1_000 } }));
     const other = await launchApplyBrowser(launchOptions('job-bystander'));
-    // Unrelated churn: a process started and ended between every pair of inventories.
-    const churn = spawn('/bin/sh', ['-c', 'while :; do /bin/true; done'], { stdio: 'ignore' });
+    // Unrelated churn: processes started and ended between every pair of inventories. Several
+    // loops, so that a loaded machine starving one of them for 50 ms still churns.
+    const churn = Array.from({ length: 4 }, () => spawn('/bin/sh', ['-c', 'while :; do /bin/true; done'], { stdio: 'ignore' }));
     let result;
     try {
       result = await browser.close();
     } finally {
-      churn.kill('SIGKILL');
+      for (const c of churn) c.kill('SIGKILL');
     }
     try {
       expect(result).toMatchObject({ verified: false, survivors: [] });
