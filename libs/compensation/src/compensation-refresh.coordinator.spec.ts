@@ -107,7 +107,8 @@ describe('deduplicates the exact source identity, admits at most N leaves, retai
 
 describe('every leaf has its own SQLite connection and the captured model, effort, product lane and spend preflight', () => {
   it('leaves write concurrently on their own connections, none held across a call, all closed after', async () => {
-    const s = await setup({ latencyMs: 80 });
+    // Calls long enough that the sampler sees all four in flight even on a loaded machine.
+    const s = await setup({ latencyMs: 300 });
     const before = openConnectionCount();
     let peak = 0;
     let leastWhileAllCalling = Infinity;
@@ -115,7 +116,7 @@ describe('every leaf has its own SQLite connection and the captured model, effor
       const open = openConnectionCount() - before;
       peak = Math.max(peak, open);
       if (s.sim.inFlight === 4) leastWhileAllCalling = Math.min(leastWhileAllCalling, open);
-    }, 2);
+    }, 5);
     try {
       const out = await s.coordinator.run({ refreshId: 'r-conn', owner: owner(), jobs: jobsOf(8), slots: 4, model: s.model });
       expect(out.counts.completed).toBe(8);
@@ -220,12 +221,12 @@ describe('an aborted batch releases its still-owned leases before waiting for ad
 
 describe('healthy classification renews live leases; an expired or replaced owner cannot renew or publish', () => {
   it('a refresh longer than its lease keeps its jobs while leaves keep succeeding', async () => {
-    const s = await setup({ latencyMs: 500 });
-    // Six sequential leaves of ≥ 500 ms for one job: ≥ 3 s against a 2 s lease (generous, so that a
-    // loaded machine's slower leaves still finish well inside one lease).
-    const out = await s.coordinator.run({ refreshId: 'r-renew', owner: owner(), jobs: jobsOf(1, 6), slots: 1, model: s.model, leaseMs: 2_000 });
+    const s = await setup({ latencyMs: 400 });
+    // Ten sequential leaves of ≥ 400 ms for one job: ≥ 4 s against a 3 s lease (each leaf far inside
+    // one lease, so that a loaded machine's slower leaves still renew in time).
+    const out = await s.coordinator.run({ refreshId: 'r-renew', owner: owner(), jobs: jobsOf(1, 10), slots: 1, model: s.model, leaseMs: 3_000 });
     expect(out.jobs[0]).toMatchObject({ published: true });
-    expect((await s.repo.publishedFor('job-0'))?.rows).toHaveLength(6);
+    expect((await s.repo.publishedFor('job-0'))?.rows).toHaveLength(10);
   });
 
   it('an expired owner can neither renew nor publish; a replaced owner neither', async () => {
