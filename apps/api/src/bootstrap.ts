@@ -4,6 +4,7 @@ import { ResolvedConfig } from '@jobctrl/shared/config';
 import { runMigrations } from '@jobctrl/shared/db';
 import { AppModule } from './app.module';
 import { strictValidationPipe } from './http/validation';
+import { setupOpenApi } from './openapi/openapi';
 
 /** Builds the API (migrations applied first); used by main and by the e2e tests. */
 export async function createApi(config: ResolvedConfig, opts: { logger?: false } = {}): Promise<INestApplication> {
@@ -11,5 +12,6 @@ export async function createApi(config: ResolvedConfig, opts: { logger?: false }
   const app = await NestFactory.create(AppModule.forRoot(config), { logger: opts.logger ?? ['log', 'warn', 'error'] });
   app.useGlobalPipes(strictValidationPipe());
   app.enableShutdownHooks();
+  setupOpenApi(app);
   return app;
 }

@@ -1,6 +1,9 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { DiscoveryRuntimeService, UpdateDiscoveryRuntimeDto } from '@jobctrl/discovery';
+import { ApiErrors } from '../openapi/api-errors.decorator';
 
+@ApiTags('settings')
 @Controller('v1/discovery/runtime')
 export class DiscoveryRuntimeController {
   constructor(private readonly runtime: DiscoveryRuntimeService) {}
@@ -11,6 +14,7 @@ export class DiscoveryRuntimeController {
   }
 
   @Patch()
+  @ApiErrors(400)
   update(@Body() dto: UpdateDiscoveryRuntimeDto) {
     return this.runtime.update(dto);
   }

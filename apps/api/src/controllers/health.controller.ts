@@ -1,7 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { WorkerReadinessService } from '@jobctrl/operations';
 import { TemporalClientService } from '@jobctrl/shared/temporal';
 
+@ApiTags('operations')
 @Controller('v1/health')
 export class HealthController {
   constructor(

@@ -1,7 +1,10 @@
 import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { AvailabilityService, JobQueryService, ListJobsQueryDto } from '@jobctrl/runs';
 import { WorkerReadyGuard } from '@jobctrl/operations';
+import { ApiErrors } from '../openapi/api-errors.decorator';
 
+@ApiTags('jobs')
 @Controller('v1/jobs')
 export class JobsController {
   constructor(
@@ -10,11 +13,13 @@ export class JobsController {
   ) {}
 
   @Get()
+  @ApiErrors(400)
   list(@Query() query: ListJobsQueryDto) {
     return this.jobs.list(query);
   }
 
   @Get(':jobKey')
+  @ApiErrors(404)
   get(@Param('jobKey') jobKey: string) {
     return this.jobs.get(jobKey);
   }
@@ -23,6 +28,7 @@ export class JobsController {
   @Post(':jobKey/availability-check')
   @HttpCode(202)
   @UseGuards(WorkerReadyGuard)
+  @ApiErrors(404, 429, 503)
   checkAvailability(@Param('jobKey') jobKey: string) {
     return this.availability.check(jobKey);
   }

@@ -1,6 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { OperationsSnapshotService } from '@jobctrl/operations';
 
+@ApiTags('operations')
 @Controller('v1/pipeline/operations')
 export class OperationsController {
   constructor(private readonly operations: OperationsSnapshotService) {}

@@ -1,7 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { PipelineRunService, StartPipelineRunDto } from '@jobctrl/runs';
 import { WorkerReadyGuard } from '@jobctrl/operations';
+import { ApiErrors } from '../openapi/api-errors.decorator';
 
+@ApiTags('pipeline')
 @Controller('v1/pipeline/runs')
 export class PipelineRunsController {
   constructor(private readonly runs: PipelineRunService) {}
@@ -9,11 +12,13 @@ export class PipelineRunsController {
   @Post()
   @HttpCode(202)
   @UseGuards(WorkerReadyGuard)
+  @ApiErrors(400, 409, 503)
   start(@Body() dto: StartPipelineRunDto) {
     return this.runs.start(dto);
   }
 
   @Get(':id')
+  @ApiErrors(400, 404)
   get(@Param('id', ParseUUIDPipe) id: string) {
     return this.runs.get(id);
   }
@@ -21,6 +26,7 @@ export class PipelineRunsController {
   @Post(':id/cancel')
   @HttpCode(202)
   @UseGuards(WorkerReadyGuard)
+  @ApiErrors(400, 404, 409, 503)
   cancel(@Param('id', ParseUUIDPipe) id: string) {
     return this.runs.cancel(id);
   }

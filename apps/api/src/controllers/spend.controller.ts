@@ -1,6 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { SpendService } from '@jobctrl/runs';
 
+@ApiTags('operations')
 @Controller('v1/spend')
 export class SpendController {
   constructor(private readonly spend: SpendService) {}
