@@ -178,8 +178,9 @@ describe('OpenAPI document (GET /v1/openapi.json, /v1/docs)', () => {
     const scripts = [...page.text.matchAll(/src="([^"]+\.js)"/g)].map((m) => m[1]);
     expect(scripts.length).toBeGreaterThan(0);
     for (const src of scripts) {
-      const asset = src.startsWith('/') ? src : `${DOCS_PATH}/${src.replace(/^\.\//, '')}`;
-      await http.get(asset).expect(200);
+      // Resolved as the browser does, against the page's own URL.
+      const asset = new URL(src, `http://api${DOCS_PATH}`).pathname;
+      await http.get(asset).expect(200).expect('content-type', /javascript/);
     }
   });
 
