@@ -8,6 +8,9 @@
 //   workflow-bundle.js (worker) the Temporal workflow bundle, built once here instead of at each start
 //   build-stamp.json   what it was built from (tools/build/build-stamp.js: the staleness check)
 //
+// The web UI (`web`) is the exception: Vite bundles apps/web into dist/apps/web (index.html and
+// hashed assets, which the API serves at /), after tsc has type-checked it (Vite only strips types).
+//
 // tsc, not esbuild: NestJS injection and TypeORM entities need emitDecoratorMetadata, which only the
 // TypeScript compiler emits from type information. It type-checks too, and a type error fails the
 // build. Incremental (.tsbuildinfo in the tree), so a rebuild after an edit re-checks what changed.
@@ -21,6 +24,7 @@ const APPS = {
   api: { entries: ['apps/api/src/main.ts'] },
   // print-config: `npm start` reads the resolved config through the compiled config lib.
   worker: { entries: ['apps/worker/src/main.ts', 'tools/stack/print-config.ts'], workflowBundle: true },
+  web: { vite: 'apps/web' },
 };
 // Plain-JS modules the compiled code loads by path (tsc emits only what it compiles).
 const RUNTIME_JS = ['libs/shared/temporal/src/cpu-thread.runner.js'];
@@ -106,9 +110,35 @@ function quietLogger() {
   return { log: none, trace: none, debug: none, info: none, warn: (m) => console.warn(`[build] ${m}`), error: (m) => console.error(`[build] ${m}`) };
 }
 
+/** Runs a Node CLI of the workspace to completion; its output goes to ours, a failure throws. */
+function runTool(app, bin, args) {
+  const { spawnSync } = require('node:child_process');
+  // Through the package's own folder: Vite's `exports` do not list its bin script.
+  const [pkg, ...rest] = bin.split('/');
+  const script = path.join(path.dirname(require.resolve(`${pkg}/package.json`, { paths: [root] })), ...rest);
+  const res = spawnSync(process.execPath, [script, ...args], { cwd: root, stdio: 'inherit' });
+  if (res.status !== 0) throw new Error(`${app}: ${bin} ${args.join(' ')} exited ${res.status ?? res.signal}`);
+}
+
+/** The web UI: type-check, then the Vite bundle; its stamp covers the whole app folder and the lockfile. */
+function buildWeb(app, outDir) {
+  const dir = APPS[app].vite;
+  const stamp = takeStamp(root, { files: [...SHARED_INPUTS], dirs: [...SHARED_DIRS, dir] });
+  runTool(app, 'typescript/bin/tsc', ['--noEmit', '-p', `${dir}/tsconfig.json`]);
+  runTool(app, 'vite/bin/vite.js', ['build', '--config', `${dir}/vite.config.mts`, '--logLevel', 'warn']);
+  return { stamp, files: fs.readdirSync(path.join(outDir, 'assets')).length };
+}
+
 async function buildApp(app) {
   if (!APPS[app]) throw new Error(`unknown app ${app} (one of ${Object.keys(APPS).join(', ')})`);
   const started = Date.now();
+  if (APPS[app].vite) {
+    const outDir = outDirOf(app);
+    fs.rmSync(path.join(outDir, STAMP), { force: true });
+    const { stamp, files } = buildWeb(app, outDir);
+    writeStamp(outDir, stamp);
+    return { app, ms: Date.now() - started, files, outDir, what: 'assets bundled' };
+  }
   const ts = require('typescript');
   const outDir = outDirOf(app);
   fs.mkdirSync(outDir, { recursive: true });
@@ -118,7 +148,7 @@ async function buildApp(app) {
   writeEntry(ts, app, outDir);
   if (APPS[app].workflowBundle) await bundleWorkflows(outDir);
   writeStamp(outDir, stamp);
-  return { app, ms: Date.now() - started, files, outDir };
+  return { app, ms: Date.now() - started, files, outDir, what: 'sources compiled' };
 }
 
 async function main(argv) {
@@ -127,7 +157,7 @@ async function main(argv) {
   const todo = ifStale ? staleApps(apps.length ? apps : Object.keys(APPS)).map((s) => s.app) : apps.length ? apps : Object.keys(APPS);
   for (const app of todo) {
     const r = await buildApp(app);
-    console.log(`[build] ${app}: ${r.files} sources compiled to ${path.relative(root, r.outDir)} in ${(r.ms / 1000).toFixed(1)} s`);
+    console.log(`[build] ${app}: ${r.files} ${r.what} to ${path.relative(root, r.outDir)} in ${(r.ms / 1000).toFixed(1)} s`);
   }
 }
 

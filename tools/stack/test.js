@@ -36,7 +36,13 @@ async function main() {
   let code = 0;
   try {
     console.log('[typecheck] tsc --noEmit -p tsconfig.json');
-    code = await run(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [root] }), '--noEmit', '-p', 'tsconfig.json'], env);
+    const tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
+    code = await run(process.execPath, [tsc, '--noEmit', '-p', 'tsconfig.json'], env);
+    // The web app is browser code with its own compiler settings (DOM, JSX), so its own project.
+    if (code === 0) {
+      console.log('[typecheck] tsc --noEmit -p apps/web/tsconfig.json');
+      code = await run(process.execPath, [tsc, '--noEmit', '-p', 'apps/web/tsconfig.json'], env);
+    }
     if (code === 0) {
       const nx = require.resolve('nx/bin/nx.js', { paths: [root] });
       code = await run(process.execPath, [nx, 'run-many', '-t', 'lint', 'test', '--skip-nx-cache', '--outputStyle=static'], env);
