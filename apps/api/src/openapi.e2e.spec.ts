@@ -134,7 +134,15 @@ describe('OpenAPI document (GET /v1/openapi.json, /v1/docs)', () => {
     // Query DTOs become parameters.
     const listJobs = doc.paths['/v1/jobs']['get'].parameters ?? [];
     expect(listJobs.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(expect.arrayContaining(['stage', 'minScore', 'limit', 'offset', 'sort', 'availability']));
-    expect((doc.components.schemas['StartPipelineRunDto'] as { properties: Record<string, Schema> }).properties['stages']).toEqual({ type: 'array', items: { type: 'string', enum: ['apply', 'cover', 'discover', 'score', 'tailor'] } });
+    // Enums from the types, bounds from the class-validator rules the ValidationPipe enforces.
+    expect((doc.components.schemas['StartPipelineRunDto'] as { properties: Record<string, Schema> }).properties['stages']).toEqual({
+      type: 'array',
+      items: { type: 'string', enum: ['apply', 'cover', 'discover', 'score', 'tailor'] },
+      minItems: 1,
+      uniqueItems: true,
+    });
+    expect(listJobs.find((p) => p.name === 'limit')).toEqual({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200 } });
+    expect((doc.components.schemas['CreateSourceDto'] as { properties: Record<string, Schema> }).properties['family']).toEqual(expect.objectContaining({ type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,63}$' }));
   });
 
   it('real answers match their documented schemas (success and error bodies)', async () => {

@@ -178,6 +178,7 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         ]
       },
       "query": {
+        "dto": "ListJobsQueryDto",
         "properties": {
           "stage": {
             "type": "string",

@@ -3,6 +3,7 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { ERROR_SCHEMAS } from './api-errors.decorator';
 import { GENERATED_SCHEMAS } from './openapi.schemas.generated';
 import type { ExtractedSchemas, Schema } from './openapi.types';
+import { applyRules, dtoRules } from './validation-rules';
 
 export const OPENAPI_JSON_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/v1/docs';
@@ -15,7 +16,13 @@ type Operation = { operationId?: string; responses: Record<string, { description
  * and its query parameters. Routes come from Nest (so none is missed); shapes come from TypeScript.
  */
 export function applySchemas(doc: OpenAPIObject, schemas: ExtractedSchemas): OpenAPIObject {
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...schemas.components, ...ERROR_SCHEMAS } };
+  const rules = dtoRules();
+  const components: Record<string, Schema> = { ...schemas.components };
+  for (const [name, schema] of Object.entries(components)) {
+    const own = rules.get(name);
+    if (own && schema['properties']) components[name] = { ...schema, properties: applyRules(schema['properties'] as Record<string, Schema>, own) };
+  }
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...components, ...ERROR_SCHEMAS } };
   for (const item of Object.values(doc.paths)) {
     for (const op of Object.values(item) as Operation[]) {
       const extracted = op?.operationId ? schemas.operations[op.operationId] : undefined;
@@ -30,7 +37,8 @@ export function applySchemas(doc: OpenAPIObject, schemas: ExtractedSchemas): Ope
         op.requestBody.content['application/json'].schema = extracted.body;
       }
       if (extracted.query) {
-        const { properties, required } = extracted.query;
+        const { required } = extracted.query;
+        const properties = applyRules(extracted.query.properties, rules.get(extracted.query.dto) ?? []);
         op.parameters = [
           ...(op.parameters ?? []).filter((p) => p.in !== 'query'),
           ...Object.entries(properties).map(([name, schema]) => ({ name, in: 'query', required: required.includes(name), schema })),

@@ -11,7 +11,7 @@ export interface OperationSchemas {
   binary?: true;
   body?: Schema;
   /** The @Query() DTO: each property becomes one query parameter. */
-  query?: { properties: Record<string, Schema>; required: string[] };
+  query?: { dto: string; properties: Record<string, Schema>; required: string[] };
 }
 
 export interface ExtractedSchemas {

@@ -189,7 +189,7 @@ export function extractSchemas(controllersDir = path.join(root, 'apps', 'api', '
           if (decorators.includes('Body')) op.body = builder.schemaOf(paramType);
           if (decorators.includes('Query')) {
             const inline = builder.object(paramType);
-            op.query = { properties: (inline['properties'] as Record<string, Schema>) ?? {}, required: (inline['required'] as string[]) ?? [] };
+            op.query = { dto: paramType.getSymbol()?.name ?? '', properties: (inline['properties'] as Record<string, Schema>) ?? {}, required: (inline['required'] as string[]) ?? [] };
           }
         }
         operations[`${cls.name.text}_${(member.name as ts.Identifier).text}`] = op;
