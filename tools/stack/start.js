@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: installs what is missing, starts the Temporal dev server (unless TEMPORAL_ADDRESS or
 // temporal_address points elsewhere), the worker and the API, waits until the API reports the worker
-// ready, and says where each listens. Ctrl-C (or SIGTERM, SIGHUP) stops everything it started; if one
+// ready, and says where each listens and where to open the web UI (served by the API at /). Ctrl-C (or SIGTERM, SIGHUP) stops everything it started; if one
 // part exits, the rest are stopped too, so nothing is left behind.
 //
 // One stack per app dir: `<app_dir>/jobctrl.pid` (stack-lock.js) names the start that runs it, and a
@@ -35,6 +35,8 @@ const READY_IDLE_MS = 120_000;
 const READY_MAX_MS = 600_000;
 const PART_GRACE_MS = 20_000;
 const PARTS = ['worker', 'api'];
+// Built with the parts, never started: the API serves its files at / (apps/api/src/http/web-ui.ts).
+const BUILT_ONLY = ['web'];
 // A young generation of 2 MB semi-spaces instead of V8's 16 MB: the parts' resident memory after
 // start drops by ~30 MB each (measured with tools/bench/start.bench.js), at the price of more
 // frequent scavenges — cheap here, where the heavy CPU work runs on the pool's threads.
@@ -45,7 +47,7 @@ const partEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) =>
 
 /** Builds the parts whose compiled tree is missing or older than their sources (tools/build); true when it built. */
 function buildStale() {
-  const stale = staleApps(PARTS);
+  const stale = staleApps([...PARTS, ...BUILT_ONLY]);
   if (stale.length === 0) return false;
   console.log(`[build] ${stale.map((s) => `${s.app} (${s.reason})`).join(', ')}: compiling…`);
   const started = Date.now();
@@ -262,7 +264,7 @@ async function main() {
       { what: 'the API to report the worker ready', idleTimeoutMs: READY_IDLE_MS, maxMs: READY_MAX_MS, intervalMs: 200 },
     );
     if (health === null) return; // a part died meanwhile; stopAll is under way
-    console.log(`[jobctrl] ready: API ${base} (GET ${base}/v1/health), worker ${health.worker.newest.workerId}, Temporal ${temporalAddress}`);
+    console.log(`[jobctrl] ready: open the UI at ${base}/ — API ${base} (GET ${base}/v1/health, docs ${base}/v1/docs), worker ${health.worker.newest.workerId}, Temporal ${temporalAddress}`);
     console.log('[jobctrl] press Ctrl-C to stop everything');
   } catch (err) {
     if (stopping) return;

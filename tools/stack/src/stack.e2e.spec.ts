@@ -143,7 +143,8 @@ describe('npm start', () => {
     ]).catch((err) => {
       throw new Error(`${err.message}\n--- npm start output ---\n${output()}`);
     });
-    expect(output()).toMatch(/\[build\] [^\n]*api \((sources changed|never built)\): compiling/);
+    // (The web UI may be listed after it: the start builds it with the parts.)
+    expect(output()).toMatch(/\[build\] [^\n]*api \((sources changed|never built)\)[^\n]*: compiling/);
     expect(output()).toMatch(/\[build\] api: \d+ sources compiled to dist\/apps\/api/);
     // (Not "nothing is stale now": in a shared working tree another edit may land meanwhile.)
     const apiStamp = JSON.parse(fs.readFileSync(path.join(build.outDirOf('api'), 'build-stamp.json'), 'utf8')) as { builtAt: string };
@@ -151,6 +152,11 @@ describe('npm start', () => {
     expect(output()).toContain(`took over the lock of pid ${stalePid}`);
     expect(output()).toContain(`dev server listening on 127.0.0.1:${temporalPort}`);
     expect(output()).toContain(`http://127.0.0.1:${apiPort}`);
+    // One URL to open: the API serves the web UI (built by the start when stale) at /.
+    expect(output()).toContain(`[jobctrl] ready: open the UI at http://127.0.0.1:${apiPort}/`);
+    const ui = await api('/pipelines');
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toContain('<div id="root">');
 
     // A second `npm start` on the same app dir names the running one and gives up at once, without
     // waiting on anything (the running stack is untouched).
