@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { get as httpGet, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -15,6 +17,7 @@ import { PostingCheckRepository } from '@jobctrl/posting-checks';
 import type { ApplyInput, JobPipelineInput } from '@jobctrl/pipeline/contracts';
 import { HEARTBEAT_SCHEMA_VERSION, OPERATIONS_ENTITIES, WorkerHeartbeat, WorkerHeartbeatRepository } from '@jobctrl/operations';
 import { spendDay, SpendLedgerRepository, type LlmUsage } from '@jobctrl/shared/llm';
+import { LiveEventsService } from '@jobctrl/runs';
 import { createApi } from './bootstrap';
 
 const temporalAddress = process.env['JOBCTRL_TEST_TEMPORAL_ADDRESS'];
@@ -340,6 +343,97 @@ describe('API v1', () => {
       expect((await http().get('/v1/jobs?limit=0').expect(400)).body.errors[0].field).toBe('limit');
       expect((await http().get('/v1/jobs?stage=done').expect(400)).body.errors[0].field).toBe('stage');
       expect((await http().get('/v1/jobs?limit=5&offset=10').expect(200)).body).toMatchObject({ limit: 5, offset: 10 });
+    });
+  });
+
+  describe('GET /v1/pipeline/runs', () => {
+    it('pages the runs newest first, each in the same view as GET /v1/pipeline/runs/:id', async () => {
+      expect((await http().get('/v1/pipeline/runs').expect(200)).body).toEqual({ items: [], total: 0, limit: 20, offset: 0 });
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const first = (await http().post('/v1/pipeline/runs').send({ stages: ['score'] }).expect(202)).body.runId;
+      const second = (await http().post('/v1/pipeline/runs').send({ stages: ['score', 'tailor'] }).expect(202)).body.runId;
+      const all = (await http().get('/v1/pipeline/runs').expect(200)).body;
+      expect(all.items.map((r: { runId: string }) => r.runId)).toEqual([second, first]);
+      expect(all.total).toBe(2);
+      expect(all.items[0]).toEqual((await http().get(`/v1/pipeline/runs/${second}`).expect(200)).body);
+      expect((await http().get('/v1/pipeline/runs?limit=1&offset=1').expect(200)).body).toMatchObject({ items: [{ runId: first }], total: 2, limit: 1, offset: 1 });
+      expect((await http().get('/v1/pipeline/runs?limit=0').expect(400)).body.errors[0].field).toBe('limit');
+      expect((await http().get('/v1/pipeline/runs?offset=-1').expect(400)).body.errors[0].field).toBe('offset');
+    });
+  });
+
+  describe('GET /v1/events', () => {
+    /** A plain HTTP client reading server-sent events: `next(pred)` waits for the first matching event. */
+    const openStream = async (port: number) => {
+      const events: Array<{ type: string; data: any }> = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const waiters: Array<() => void> = [];
+      const req = httpGet({ host: '127.0.0.1', port, path: '/v1/events', headers: { accept: 'text/event-stream' } });
+      const res = await new Promise<IncomingMessage>((resolve, reject) => req.on('response', resolve).on('error', reject));
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const type = /^event: ?(.*)$/m.exec(frame)?.[1] ?? 'message';
+          const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+          events.push({ type, data: JSON.parse(data) });
+          waiters.splice(0).forEach((w) => w());
+        }
+      });
+      const next = async (pred: (e: { type: string; data: any }) => boolean, what: string) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+        const deadline = Date.now() + 20_000;
+        for (;;) {
+          const hit = events.find(pred);
+          if (hit) return hit;
+          if (Date.now() > deadline) throw new Error(`no ${what} event within 20 s; saw ${JSON.stringify(events.map((e) => e.type))}`);
+          await new Promise<void>((resolve) => {
+            waiters.push(resolve);
+            setTimeout(resolve, 500);
+          });
+        }
+      };
+      return { res, events, next, close: () => req.destroy() };
+    };
+    const listen = async (): Promise<number> => {
+      const server = ctx.app.getHttpServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return (server.address() as AddressInfo).port;
+    };
+
+    it('streams ready, spend, run changes and job stage changes; subscribers share one poller, stopped with the last', async () => {
+      const port = await listen();
+      const live = ctx.app.get(LiveEventsService);
+      const a = await openStream(port);
+      expect(a.res.statusCode).toBe(200);
+      expect(a.res.headers['content-type']).toMatch(/^text\/event-stream/);
+      expect((await a.next((e) => e.type === 'ready', 'ready')).data).toEqual({ pollIntervalMs: expect.any(Number) });
+      expect((await a.next((e) => e.type === 'spend', 'spend')).data).toMatchObject({ spentUsd: 0, ceilingReached: false });
+
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const runId = (await http().post('/v1/pipeline/runs').send({ stages: ['score'] }).expect(202)).body.runId;
+      const run = await a.next((e) => e.type === 'run' && e.data.runId === runId, 'run');
+      expect(run.data).toMatchObject({ runId, stages: ['score'], state: 'pending', progress: { completed: 0, total: 0 } });
+
+      const jobs = new JobRepository(new UnitOfWorkFactory({ databasePath: ctx.config.databasePath, entities: [] }));
+      await seedEnrichedJob(jobs, { jobKey: 'j_live', title: 'Engineer', company: 'Acme', description: 'Build things.' });
+      const job = await a.next((e) => e.type === 'job' && e.data.jobKey === 'j_live', 'job');
+      expect(job.data).toEqual({ jobKey: 'j_live', stage: (await jobs.get('j_live'))?.stage, previousStage: null });
+
+      // A second subscriber joins the running poller and first gets what it holds.
+      const b = await openStream(port);
+      await b.next((e) => e.type === 'run' && e.data.runId === runId, 'replayed run');
+      expect(live.subscribers).toBe(2);
+      expect(live.pollerStarts).toBe(1);
+      // Nothing changed: the run is not sent again to the first subscriber.
+      expect(a.events.filter((e) => e.type === 'run' && e.data.runId === runId)).toHaveLength(1);
+
+      a.close();
+      b.close();
+      for (const deadline = Date.now() + 10_000; live.polling && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      expect({ polling: live.polling, subscribers: live.subscribers }).toEqual({ polling: false, subscribers: 0 });
     });
   });
 

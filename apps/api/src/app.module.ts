@@ -8,6 +8,7 @@ import { CompensationController } from './controllers/compensation.controller';
 import { AvailabilityController } from './controllers/availability.controller';
 import { ApplyController } from './controllers/apply.controller';
 import { DiscoveryRuntimeController } from './controllers/discovery-runtime.controller';
+import { EventsController } from './controllers/events.controller';
 import { HealthController } from './controllers/health.controller';
 import { JobsController } from './controllers/jobs.controller';
 import { PipelineRunsController } from './controllers/pipeline-runs.controller';
@@ -31,7 +32,7 @@ export class AppModule {
         DiscoveryModule,
         RunsModule,
       ],
-      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SourcesController, PipelineRunsController, JobsController, SmokeController, ProfileController, SpendController, CompensationController, AvailabilityController, ApplyController],
+      controllers: [HealthController, OperationsController, SettingsController, DiscoveryRuntimeController, SourcesController, PipelineRunsController, JobsController, SmokeController, ProfileController, SpendController, CompensationController, AvailabilityController, ApplyController, EventsController],
     };
   }
 }

@@ -12,3 +12,4 @@ export * from './availability/availability.service';
 export * from './apply/apply.dto';
 export * from './apply/apply.service';
 export * from './apply/apply.view';
+export * from './events/live-events.service';

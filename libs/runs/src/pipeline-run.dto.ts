@@ -18,6 +18,22 @@ export class StartPipelineRunDto {
   sourceIds?: string[];
 }
 
+/** GET /v1/pipeline/runs query: a page, newest first. */
+export class ListPipelineRunsQueryDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  offset?: number;
+}
+
 /** GET /v1/jobs query. */
 export class ListJobsQueryDto {
   @IsOptional()

@@ -11,6 +11,28 @@ export interface PipelineRunRow {
   createdAt: string;
 }
 
+interface RawRunRow {
+  run_id: string;
+  workflow_id: string;
+  stages: string;
+  source_ids: string | null;
+  blocked_reason: string | null;
+  preparation_progress: string | null;
+  created_at: number;
+}
+
+function toRow(r: RawRunRow): PipelineRunRow {
+  return {
+    runId: r.run_id,
+    workflowId: r.workflow_id,
+    stages: JSON.parse(r.stages) as string[],
+    sourceIds: r.source_ids ? (JSON.parse(r.source_ids) as string[]) : null,
+    blockedReason: r.blocked_reason,
+    preparation: r.preparation_progress ? (JSON.parse(r.preparation_progress) as PipelineRunRow['preparation']) : null,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}
+
 export class PipelineRunRepository {
   constructor(private readonly uow: UnitOfWorkFactory) {}
 
@@ -31,20 +53,17 @@ export class PipelineRunRepository {
   }
 
   async get(runId: string): Promise<PipelineRunRow | null> {
-    const rows: Array<{ run_id: string; workflow_id: string; stages: string; source_ids: string | null; blocked_reason: string | null; preparation_progress: string | null; created_at: number }> = await this.uow.run(({ manager }) =>
-      manager.query(`SELECT * FROM pipeline_runs WHERE run_id = ?`, [runId]),
-    );
-    if (rows.length === 0) return null;
-    const r = rows[0];
-    return {
-      runId: r.run_id,
-      workflowId: r.workflow_id,
-      stages: JSON.parse(r.stages) as string[],
-      sourceIds: r.source_ids ? (JSON.parse(r.source_ids) as string[]) : null,
-      blockedReason: r.blocked_reason,
-      preparation: r.preparation_progress ? (JSON.parse(r.preparation_progress) as PipelineRunRow['preparation']) : null,
-      createdAt: new Date(r.created_at).toISOString(),
-    };
+    const rows: RawRunRow[] = await this.uow.run(({ manager }) => manager.query(`SELECT * FROM pipeline_runs WHERE run_id = ?`, [runId]));
+    return rows.length === 0 ? null : toRow(rows[0]);
+  }
+
+  /** Newest first (ties by id, so pages never overlap), with the total for paging. */
+  async list(page: { limit: number; offset: number }): Promise<{ items: PipelineRunRow[]; total: number }> {
+    return this.uow.run(async ({ manager }) => {
+      const rows: RawRunRow[] = await manager.query(`SELECT * FROM pipeline_runs ORDER BY created_at DESC, run_id DESC LIMIT ? OFFSET ?`, [page.limit, page.offset]);
+      const [{ n }]: Array<{ n: number }> = await manager.query(`SELECT COUNT(*) AS n FROM pipeline_runs`);
+      return { items: rows.map(toRow), total: n };
+    });
   }
 
   /** Only moves forward: a retried or replayed write with older counts changes nothing. */

@@ -18,8 +18,8 @@ import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { SourceService } from '@jobctrl/discovery';
 import { DiscoveryRunRepository, LifecycleProjector, type DiscoveryProgressDetail } from '@jobctrl/shared/jobs';
 import { TemporalClientService } from '@jobctrl/shared/temporal';
-import type { StartPipelineRunDto } from './pipeline-run.dto';
-import { PipelineRunRepository } from './pipeline-run.repository';
+import type { ListPipelineRunsQueryDto, StartPipelineRunDto } from './pipeline-run.dto';
+import { PipelineRunRepository, type PipelineRunRow } from './pipeline-run.repository';
 
 export type PipelineRunState = 'pending' | 'running' | 'spend_ceiling_reached' | 'completed' | 'failed' | 'cancelled';
 
@@ -45,6 +45,14 @@ export interface PipelineRunView {
   jobsDiscovered: number;
   createdAt: string;
   finishedAt: string | null;
+}
+
+/** A page of runs, newest first. */
+export interface PipelineRunPage {
+  items: PipelineRunView[];
+  total: number;
+  limit: number;
+  offset: number;
 }
 
 /**
@@ -114,10 +122,48 @@ export class PipelineRunService {
   async get(runId: string): Promise<PipelineRunView> {
     const run = await this.registry.get(runId);
     if (!run) throw new NotFoundException(`no run ${runId}`);
-    const discovery = await this.runs.get(runId);
     // The run's status is the projection of its canonical lifecycle events (refreshed first, so a
     // refresh that failed earlier catches up); the discovery record adds progress and families.
     await this.lifecycle.refresh();
+    return this.viewOf(run);
+  }
+
+  /** GET /v1/pipeline/runs: newest first, each in the same view as GET /v1/pipeline/runs/:id. */
+  async list(query: ListPipelineRunsQueryDto = {}): Promise<PipelineRunPage> {
+    const limit = query.limit ?? 20;
+    const offset = query.offset ?? 0;
+    const page = await this.registry.list({ limit, offset });
+    // One projection refresh for the page, not one per run.
+    if (page.items.length > 0) await this.lifecycle.refresh();
+    const items: PipelineRunView[] = [];
+    for (const run of page.items) items.push(await this.viewOf(run));
+    return { items, total: page.total, limit, offset };
+  }
+
+  /**
+   * The live-events poller's read: the newest `newest` runs plus the `also` ids (runs it still
+   * follows), leaving out `skip` (runs it saw finish, whose view no longer changes). One projection
+   * refresh for all of them.
+   */
+  async viewsForEvents(opts: { newest: number; also: Iterable<string>; skip: ReadonlySet<string> }): Promise<PipelineRunView[]> {
+    const rows = new Map((await this.registry.list({ limit: opts.newest, offset: 0 })).items.map((r) => [r.runId, r] as const));
+    for (const id of opts.also) {
+      if (rows.has(id)) continue;
+      const row = await this.registry.get(id);
+      if (row) rows.set(id, row);
+    }
+    const wanted = [...rows.values()].filter((r) => !opts.skip.has(r.runId));
+    if (wanted.length === 0) return [];
+    await this.lifecycle.refresh();
+    const views: PipelineRunView[] = [];
+    for (const run of wanted) views.push(await this.viewOf(run));
+    return views;
+  }
+
+  /** The view of a registered run; the caller refreshed the lifecycle projection. */
+  private async viewOf(run: PipelineRunRow): Promise<PipelineRunView> {
+    const runId = run.runId;
+    const discovery = await this.runs.get(runId);
     const executions = await this.lifecycle.get(run.workflowId);
     const latest = executions[executions.length - 1];
     const status = latest?.status ?? discovery?.state ?? 'pending';

@@ -8,11 +8,12 @@ import { SpendService } from './spend/spend.service';
 import { CompensationRefreshService } from './compensation/compensation-refresh.service';
 import { AvailabilityService } from './availability/availability.service';
 import { ApplyService } from './apply/apply.service';
+import { LiveEventsService } from './events/live-events.service';
 
-/** The API side of preparation: runs, jobs, profile, spend, compensation refreshes, posting checks and applying. Needs DbModule and the config module (global) from the app. */
+/** The API side of preparation: runs, jobs, profile, spend, compensation refreshes, posting checks, applying and the live events. Needs DbModule and the config module (global) from the app. */
 @Module({
   imports: [TemporalClientModule, DiscoveryModule],
-  providers: [PipelineRunService, JobQueryService, ProfileService, SpendService, CompensationRefreshService, AvailabilityService, ApplyService],
-  exports: [PipelineRunService, JobQueryService, ProfileService, SpendService, CompensationRefreshService, AvailabilityService, ApplyService],
+  providers: [PipelineRunService, JobQueryService, ProfileService, SpendService, CompensationRefreshService, AvailabilityService, ApplyService, LiveEventsService],
+  exports: [PipelineRunService, JobQueryService, ProfileService, SpendService, CompensationRefreshService, AvailabilityService, ApplyService, LiveEventsService],
 })
 export class RunsModule {}

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { PipelineRunService, StartPipelineRunDto } from '@jobctrl/runs';
+import { ListPipelineRunsQueryDto, PipelineRunService, StartPipelineRunDto } from '@jobctrl/runs';
 import { WorkerReadyGuard } from '@jobctrl/operations';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 
@@ -15,6 +15,13 @@ export class PipelineRunsController {
   @ApiErrors(400, 409, 503)
   start(@Body() dto: StartPipelineRunDto) {
     return this.runs.start(dto);
+  }
+
+  /** Newest first, each run in the same view as GET /v1/pipeline/runs/:id. */
+  @Get()
+  @ApiErrors(400)
+  list(@Query() query: ListPipelineRunsQueryDto) {
+    return this.runs.list(query);
   }
 
   @Get(':id')

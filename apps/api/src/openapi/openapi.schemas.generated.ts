@@ -107,6 +107,12 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "$ref": "#/components/schemas/UpdateDiscoveryRuntimeDto"
       }
     },
+    "EventsController_stream": {
+      "status": 200,
+      "eventStream": {
+        "$ref": "#/components/schemas/LiveEvent"
+      }
+    },
     "HealthController_health": {
       "status": 200,
       "response": {
@@ -290,6 +296,24 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
       },
       "body": {
         "$ref": "#/components/schemas/StartPipelineRunDto"
+      }
+    },
+    "PipelineRunsController_list": {
+      "status": 200,
+      "response": {
+        "$ref": "#/components/schemas/PipelineRunPage"
+      },
+      "query": {
+        "dto": "ListPipelineRunsQueryDto",
+        "properties": {
+          "limit": {
+            "type": "number"
+          },
+          "offset": {
+            "type": "number"
+          }
+        },
+        "required": []
       }
     },
     "PipelineRunsController_get": {
@@ -653,6 +677,352 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "max_parallel_families"
       ]
     },
+    "LiveEvent": {
+      "oneOf": [
+        {
+          "type": "object",
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "ready"
+              ]
+            },
+            "data": {
+              "type": "object",
+              "properties": {
+                "pollIntervalMs": {
+                  "type": "number"
+                }
+              },
+              "required": [
+                "pollIntervalMs"
+              ]
+            }
+          },
+          "required": [
+            "type",
+            "data"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "run"
+              ]
+            },
+            "data": {
+              "$ref": "#/components/schemas/PipelineRunView"
+            }
+          },
+          "required": [
+            "type",
+            "data"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "spend"
+              ]
+            },
+            "data": {
+              "$ref": "#/components/schemas/SpendView"
+            }
+          },
+          "required": [
+            "type",
+            "data"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "job"
+              ]
+            },
+            "data": {
+              "$ref": "#/components/schemas/JobStageEvent"
+            }
+          },
+          "required": [
+            "type",
+            "data"
+          ]
+        }
+      ]
+    },
+    "PipelineRunView": {
+      "type": "object",
+      "properties": {
+        "runId": {
+          "type": "string"
+        },
+        "workflowId": {
+          "type": "string"
+        },
+        "stages": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "state": {
+          "$ref": "#/components/schemas/PipelineRunState"
+        },
+        "blockedReason": {
+          "type": "string",
+          "nullable": true,
+          "description": "Why a running run is paused (spend_ceiling_reached), else null."
+        },
+        "progress": {
+          "type": "object",
+          "properties": {
+            "completed": {
+              "type": "number"
+            },
+            "total": {
+              "type": "number"
+            },
+            "detail": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/DiscoveryProgressDetail"
+                }
+              ],
+              "nullable": true
+            }
+          },
+          "required": [
+            "completed",
+            "total",
+            "detail"
+          ],
+          "description": "Discover runs: the family + terminal spine, with `detail` (jobs committed, enriched, scored; stream\nunits) that moves per job; preparation-only runs: the batch's finished jobs of those selected\n(detail null). Every number only moves forward."
+        },
+        "preparation": {
+          "type": "object",
+          "properties": {
+            "selected": {
+              "type": "number"
+            },
+            "completed": {
+              "type": "number"
+            },
+            "failed": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "selected",
+            "completed",
+            "failed"
+          ],
+          "nullable": true,
+          "description": "The preparation batch (null for discover-only runs and until the batch selected its jobs)."
+        },
+        "familiesFailed": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "familiesCompleted": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "error": {
+          "type": "string",
+          "nullable": true,
+          "description": "Why a failed run failed (e.g. planning refused a disabled source); null otherwise."
+        },
+        "jobsDiscovered": {
+          "type": "number"
+        },
+        "createdAt": {
+          "type": "string"
+        },
+        "finishedAt": {
+          "type": "string",
+          "nullable": true
+        }
+      },
+      "required": [
+        "runId",
+        "workflowId",
+        "stages",
+        "state",
+        "blockedReason",
+        "progress",
+        "preparation",
+        "familiesFailed",
+        "familiesCompleted",
+        "error",
+        "jobsDiscovered",
+        "createdAt",
+        "finishedAt"
+      ]
+    },
+    "PipelineRunState": {
+      "type": "string",
+      "enum": [
+        "cancelled",
+        "completed",
+        "failed",
+        "pending",
+        "running",
+        "spend_ceiling_reached"
+      ]
+    },
+    "DiscoveryProgressDetail": {
+      "type": "object",
+      "properties": {
+        "jobsCommitted": {
+          "type": "number",
+          "description": "Postings the run's families committed (new or seen again)."
+        },
+        "jobsEnriched": {
+          "type": "number",
+          "description": "Of those, jobs whose detail capture settled (enriched, source-only, robots-blocked or failed for good): moved on from pending_enrichment."
+        },
+        "jobsScored": {
+          "type": "number",
+          "description": "Of those, jobs with a score."
+        },
+        "unitsCompleted": {
+          "type": "number",
+          "description": "JobStreaming search units finished (present when the run has any)."
+        }
+      },
+      "required": [
+        "jobsCommitted",
+        "jobsEnriched",
+        "jobsScored"
+      ]
+    },
+    "SpendView": {
+      "type": "object",
+      "properties": {
+        "day": {
+          "type": "string"
+        },
+        "spentUsd": {
+          "type": "number"
+        },
+        "ceilingUsd": {
+          "type": "number"
+        },
+        "remainingUsd": {
+          "type": "number"
+        },
+        "ceilingReached": {
+          "type": "boolean",
+          "description": "Spendful work is paused until the ceiling is raised or the day rolls over."
+        },
+        "resetsAt": {
+          "type": "string"
+        },
+        "byLane": {
+          "type": "object",
+          "properties": {
+            "score": {
+              "type": "number"
+            },
+            "tailor": {
+              "type": "number"
+            },
+            "cover": {
+              "type": "number"
+            },
+            "review": {
+              "type": "number"
+            },
+            "compensation": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "score",
+            "tailor",
+            "cover",
+            "review",
+            "compensation"
+          ]
+        },
+        "calls": {
+          "type": "number"
+        },
+        "provider": {
+          "type": "string"
+        },
+        "model": {
+          "type": "string",
+          "nullable": true
+        }
+      },
+      "required": [
+        "day",
+        "spentUsd",
+        "ceilingUsd",
+        "remainingUsd",
+        "ceilingReached",
+        "resetsAt",
+        "byLane",
+        "calls",
+        "provider",
+        "model"
+      ]
+    },
+    "JobStageEvent": {
+      "type": "object",
+      "properties": {
+        "jobKey": {
+          "type": "string"
+        },
+        "stage": {
+          "type": "string",
+          "enum": [
+            "cover_rejected",
+            "pending_cover",
+            "pending_enrichment",
+            "pending_score",
+            "pending_tailor",
+            "prepared",
+            "scored"
+          ]
+        },
+        "previousStage": {
+          "type": "string",
+          "enum": [
+            "cover_rejected",
+            "pending_cover",
+            "pending_enrichment",
+            "pending_score",
+            "pending_tailor",
+            "prepared",
+            "scored"
+          ],
+          "nullable": true,
+          "description": "The stage this stream last saw; null when the job is new to it (new, or untouched since it started)."
+        }
+      },
+      "required": [
+        "jobKey",
+        "stage",
+        "previousStage"
+      ]
+    },
     "WorkerReadiness": {
       "type": "object",
       "properties": {
@@ -755,6 +1125,10 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
     "JobView": {
       "type": "object",
       "properties": {
+        "score": {
+          "type": "number",
+          "nullable": true
+        },
         "jobKey": {
           "type": "string"
         },
@@ -839,10 +1213,6 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
           "type": "string",
           "nullable": true,
           "description": "When a retryable enrichment failure is tried again (null: nothing scheduled)."
-        },
-        "score": {
-          "type": "number",
-          "nullable": true
         },
         "scoreDetail": {},
         "scoreProfileRevision": {
@@ -932,6 +1302,7 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         }
       },
       "required": [
+        "score",
         "jobKey",
         "idempotencyKey",
         "title",
@@ -952,7 +1323,6 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "enrichmentError",
         "enrichmentAttempts",
         "enrichmentNextAttemptAt",
-        "score",
         "scoreDetail",
         "scoreProfileRevision",
         "tailoredResume",
@@ -1713,154 +2083,30 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "stages"
       ]
     },
-    "PipelineRunView": {
+    "PipelineRunPage": {
       "type": "object",
       "properties": {
-        "runId": {
-          "type": "string"
-        },
-        "workflowId": {
-          "type": "string"
-        },
-        "stages": {
+        "items": {
           "type": "array",
           "items": {
-            "type": "string"
+            "$ref": "#/components/schemas/PipelineRunView"
           }
         },
-        "state": {
-          "$ref": "#/components/schemas/PipelineRunState"
-        },
-        "blockedReason": {
-          "type": "string",
-          "nullable": true,
-          "description": "Why a running run is paused (spend_ceiling_reached), else null."
-        },
-        "progress": {
-          "type": "object",
-          "properties": {
-            "completed": {
-              "type": "number"
-            },
-            "total": {
-              "type": "number"
-            },
-            "detail": {
-              "allOf": [
-                {
-                  "$ref": "#/components/schemas/DiscoveryProgressDetail"
-                }
-              ],
-              "nullable": true
-            }
-          },
-          "required": [
-            "completed",
-            "total",
-            "detail"
-          ],
-          "description": "Discover runs: the family + terminal spine, with `detail` (jobs committed, enriched, scored; stream\nunits) that moves per job; preparation-only runs: the batch's finished jobs of those selected\n(detail null). Every number only moves forward."
-        },
-        "preparation": {
-          "type": "object",
-          "properties": {
-            "selected": {
-              "type": "number"
-            },
-            "completed": {
-              "type": "number"
-            },
-            "failed": {
-              "type": "number"
-            }
-          },
-          "required": [
-            "selected",
-            "completed",
-            "failed"
-          ],
-          "nullable": true,
-          "description": "The preparation batch (null for discover-only runs and until the batch selected its jobs)."
-        },
-        "familiesFailed": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        },
-        "familiesCompleted": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        },
-        "error": {
-          "type": "string",
-          "nullable": true,
-          "description": "Why a failed run failed (e.g. planning refused a disabled source); null otherwise."
-        },
-        "jobsDiscovered": {
+        "total": {
           "type": "number"
         },
-        "createdAt": {
-          "type": "string"
+        "limit": {
+          "type": "number"
         },
-        "finishedAt": {
-          "type": "string",
-          "nullable": true
+        "offset": {
+          "type": "number"
         }
       },
       "required": [
-        "runId",
-        "workflowId",
-        "stages",
-        "state",
-        "blockedReason",
-        "progress",
-        "preparation",
-        "familiesFailed",
-        "familiesCompleted",
-        "error",
-        "jobsDiscovered",
-        "createdAt",
-        "finishedAt"
-      ]
-    },
-    "PipelineRunState": {
-      "type": "string",
-      "enum": [
-        "cancelled",
-        "completed",
-        "failed",
-        "pending",
-        "running",
-        "spend_ceiling_reached"
-      ]
-    },
-    "DiscoveryProgressDetail": {
-      "type": "object",
-      "properties": {
-        "jobsCommitted": {
-          "type": "number",
-          "description": "Postings the run's families committed (new or seen again)."
-        },
-        "jobsEnriched": {
-          "type": "number",
-          "description": "Of those, jobs whose detail capture settled (enriched, source-only, robots-blocked or failed for good): moved on from pending_enrichment."
-        },
-        "jobsScored": {
-          "type": "number",
-          "description": "Of those, jobs with a score."
-        },
-        "unitsCompleted": {
-          "type": "number",
-          "description": "JobStreaming search units finished (present when the run has any)."
-        }
-      },
-      "required": [
-        "jobsCommitted",
-        "jobsEnriched",
-        "jobsScored"
+        "items",
+        "total",
+        "limit",
+        "offset"
       ]
     },
     "ProfileDocument": {
@@ -2705,79 +2951,6 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
           "additionalProperties": {}
         }
       }
-    },
-    "SpendView": {
-      "type": "object",
-      "properties": {
-        "day": {
-          "type": "string"
-        },
-        "spentUsd": {
-          "type": "number"
-        },
-        "ceilingUsd": {
-          "type": "number"
-        },
-        "remainingUsd": {
-          "type": "number"
-        },
-        "ceilingReached": {
-          "type": "boolean",
-          "description": "Spendful work is paused until the ceiling is raised or the day rolls over."
-        },
-        "resetsAt": {
-          "type": "string"
-        },
-        "byLane": {
-          "type": "object",
-          "properties": {
-            "compensation": {
-              "type": "number"
-            },
-            "score": {
-              "type": "number"
-            },
-            "tailor": {
-              "type": "number"
-            },
-            "cover": {
-              "type": "number"
-            },
-            "review": {
-              "type": "number"
-            }
-          },
-          "required": [
-            "compensation",
-            "score",
-            "tailor",
-            "cover",
-            "review"
-          ]
-        },
-        "calls": {
-          "type": "number"
-        },
-        "provider": {
-          "type": "string"
-        },
-        "model": {
-          "type": "string",
-          "nullable": true
-        }
-      },
-      "required": [
-        "day",
-        "spentUsd",
-        "ceilingUsd",
-        "remainingUsd",
-        "ceilingReached",
-        "resetsAt",
-        "byLane",
-        "calls",
-        "provider",
-        "model"
-      ]
     }
   }
 };

@@ -33,6 +33,7 @@ export function applySchemas(doc: OpenAPIObject, schemas: ExtractedSchemas): Ope
       if (!response.description) response.description = success === '204' ? 'No content' : 'Success';
       if (extracted.response) response.content = { 'application/json': { schema: extracted.response } };
       if (extracted.binary) response.content = { 'image/png': { schema: { type: 'string', format: 'binary' } } };
+      if (extracted.eventStream) response.content = { 'text/event-stream': { schema: extracted.eventStream } };
       if (extracted.body && op.requestBody?.content['application/json']) {
         op.requestBody.content['application/json'].schema = extracted.body;
       }

@@ -9,6 +9,8 @@ export interface OperationSchemas {
   response?: Schema;
   /** A file download (StreamableFile): documented as binary, not JSON. */
   binary?: true;
+  /** A server-sent-events route (@Sse): the schema of one event ({type, data}), served as text/event-stream. */
+  eventStream?: Schema;
   body?: Schema;
   /** The @Query() DTO: each property becomes one query parameter. */
   query?: { dto: string; properties: Record<string, Schema>; required: string[] };

@@ -13,7 +13,7 @@ import ts from 'typescript';
 
 import type { ExtractedSchemas, OperationSchemas, Schema } from './openapi.types';
 
-const HTTP_DECORATORS = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete']);
+const HTTP_DECORATORS = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'Sse']);
 // Library generics are expanded, never named: Record<string, X> is a map, not a "Record" schema.
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -181,7 +181,13 @@ export function extractSchemas(controllersDir = path.join(root, 'apps', 'api', '
         const signature = checker.getSignatureFromDeclaration(member);
         if (!signature) continue;
         const result = awaited(checker, checker.getReturnTypeOfSignature(signature));
-        if (result.getSymbol()?.name === 'StreamableFile') op.binary = true;
+        if (decorators.includes('Sse')) {
+          // A server-sent-events route answers Observable<E>: documented as text/event-stream whose
+          // events are E ({type: the SSE event name, data: its JSON}).
+          const [event] = result.getSymbol()?.name === 'Observable' ? checker.getTypeArguments(result as ts.TypeReference) : [];
+          if (!event) throw new Error(`${cls.name.text}.${(member.name as ts.Identifier).text}: an @Sse() route must be typed Observable<Event>`);
+          op.eventStream = builder.schemaOf(event);
+        } else if (result.getSymbol()?.name === 'StreamableFile') op.binary = true;
         else if (!(result.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined))) op.response = builder.schemaOf(result);
         for (const param of member.parameters) {
           const decorators = decoratorNames(param);

@@ -65,6 +65,22 @@ export type paths = {
         patch: operations["DiscoveryRuntimeController_update"];
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["EventsController_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/health": {
         parameters: {
             query?: never;
@@ -216,7 +232,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        get: operations["PipelineRunsController_list"];
         put?: never;
         post: operations["PipelineRunsController_start"];
         delete?: never;
@@ -558,6 +574,16 @@ export type components = {
             /** @enum {string} */
             state: "blocked" | "closed" | "open" | "unknown";
         };
+        JobStageEvent: {
+            jobKey: string;
+            /**
+             * @description The stage this stream last saw; null when the job is new to it (new, or untouched since it started).
+             * @enum {string|null}
+             */
+            previousStage: "cover_rejected" | "pending_cover" | "pending_enrichment" | "pending_score" | "pending_tailor" | "prepared" | "scored" | null;
+            /** @enum {string} */
+            stage: "cover_rejected" | "pending_cover" | "pending_enrichment" | "pending_score" | "pending_tailor" | "prepared" | "scored";
+        };
         JobView: {
             application: components["schemas"]["ApplicationView"] | null;
             applyUrl: string | null;
@@ -607,6 +633,25 @@ export type components = {
             title: string;
             url: string;
         };
+        LiveEvent: {
+            data: {
+                pollIntervalMs: number;
+            };
+            /** @enum {string} */
+            type: "ready";
+        } | {
+            data: components["schemas"]["PipelineRunView"];
+            /** @enum {string} */
+            type: "run";
+        } | {
+            data: components["schemas"]["SpendView"];
+            /** @enum {string} */
+            type: "spend";
+        } | {
+            data: components["schemas"]["JobStageEvent"];
+            /** @enum {string} */
+            type: "job";
+        };
         /** @description No such id or jobKey. */
         NotFoundError: {
             error?: string;
@@ -647,6 +692,12 @@ export type components = {
                 completed: number;
                 windowSeconds: number;
             };
+        };
+        PipelineRunPage: {
+            items: components["schemas"]["PipelineRunView"][];
+            limit: number;
+            offset: number;
+            total: number;
         };
         /** @enum {string} */
         PipelineRunState: "cancelled" | "completed" | "failed" | "pending" | "running" | "spend_ceiling_reached";
@@ -1185,6 +1236,26 @@ export interface operations {
             };
         };
     };
+    EventsController_stream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["LiveEvent"];
+                };
+            };
+        };
+    };
     HealthController_health: {
         parameters: {
             query?: never;
@@ -1580,6 +1651,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OperationsSnapshot"];
+                };
+            };
+        };
+    };
+    PipelineRunsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineRunPage"];
+                };
+            };
+            /** @description Bad input; each bad field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
         };
