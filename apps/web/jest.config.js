@@ -10,6 +10,6 @@ module.exports = {
   transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }] },
   moduleFileExtensions: ['tsx', 'ts', 'js', 'json'],
   moduleNameMapper: { '\\.css$': '<rootDir>/src/testing/style-stub.js' },
-  setupFiles: [],
+  setupFiles: ['<rootDir>/src/testing/jsdom-setup.ts'],
   coverageDirectory: '../../coverage/apps/web',
 };
