@@ -1,9 +1,78 @@
+import { useEffect, useState } from 'react';
+import { Navigate, NavLink, Route, Routes } from 'react-router';
+import { api, type Schemas } from '../api/client';
+import { useApi } from '../api/use-api';
 import { Page } from '../components/page';
-import { Empty } from '../components/states';
+import { ErrorBanner, Loading } from '../components/states';
+import { DISCOVERY_FIELDS, GENERAL_FIELDS, HOST_FIELDS, MODEL_FIELDS, WORKER_FIELDS } from '../components/settings/settings-fields';
+import { SettingsForm, type SaveResult, type SettingField } from '../components/settings/settings-form';
 
-// Stub for issue #13: the routes this page uses are listed at /v1/docs.
-export const SettingsPage = () => (
-  <Page title="Settings">
-    <Empty>Not built yet.</Empty>
-  </Page>
-);
+type Doc = Record<string, unknown>;
+
+const TABS = [
+  { path: 'general', label: 'General' },
+  { path: 'worker', label: 'Worker' },
+  { path: 'models', label: 'Models & spend' },
+  { path: 'discovery', label: 'Discovery runtime' },
+  { path: 'host', label: 'Host policy' },
+];
+
+/** A tab over GET/PATCH /v1/settings (config.json). */
+function ConfigTab({ title, fields, doc, onSaved }: { title: string; fields: readonly SettingField[]; doc: Schemas['SettingsDocument']; onSaved: (d: Schemas['SettingsDocument']) => void }) {
+  const save = async (patch: Doc): Promise<SaveResult> => {
+    const result = await api.patch('/v1/settings', { body: patch });
+    const { changed_keys: _changed, restart_required, ...next } = result;
+    onSaved(next);
+    return { doc: next as Doc, restartRequired: restart_required };
+  };
+  return <SettingsForm title={title} fields={fields} doc={doc as unknown as Doc} save={save} />;
+}
+
+/** Discovery runtime lives in SQLite (GET/PATCH /v1/discovery/runtime), not config.json. */
+function DiscoveryTab() {
+  const runtime = useApi((signal) => api.get('/v1/discovery/runtime', { signal }), []);
+  if (runtime.state === 'error') return <ErrorBanner error={runtime.error} onRetry={runtime.reload} />;
+  if (!runtime.data) return <Loading what="discovery runtime" />;
+  const save = async (patch: Doc): Promise<SaveResult> => ({ doc: (await api.patch('/v1/discovery/runtime', { body: patch as Schemas['UpdateDiscoveryRuntimeDto'] })) as Doc });
+  return <SettingsForm title="Discovery runtime" fields={DISCOVERY_FIELDS} doc={runtime.data as Doc} save={save} />;
+}
+
+export function SettingsPage() {
+  const settings = useApi((signal) => api.get('/v1/settings', { signal }), []);
+  const [doc, setDoc] = useState<Schemas['SettingsDocument'] | null>(null);
+  useEffect(() => {
+    if (settings.state === 'ok') setDoc(settings.data);
+  }, [settings.state, settings.data]);
+
+  const body = () => {
+    if (settings.state === 'error') return <ErrorBanner error={settings.error} onRetry={settings.reload} />;
+    if (!doc) return <Loading what="settings" />;
+    const tab = (title: string, fields: readonly SettingField[]) => <ConfigTab title={title} fields={fields} doc={doc} onSaved={setDoc} />;
+    return (
+      <Routes>
+        <Route index element={<Navigate to="general" replace />} />
+        <Route path="general" element={tab('General', GENERAL_FIELDS)} />
+        <Route path="worker" element={tab('Worker', WORKER_FIELDS)} />
+        <Route path="models" element={tab('Models & spend', MODEL_FIELDS)} />
+        <Route path="discovery" element={<DiscoveryTab />} />
+        <Route path="host" element={tab('Host policy', HOST_FIELDS)} />
+        <Route path="*" element={<Navigate to="general" replace />} />
+      </Routes>
+    );
+  };
+
+  return (
+    <Page title="Settings">
+      <nav aria-label="Settings sections" className="tabs">
+        <ul>
+          {TABS.map((t) => (
+            <li key={t.path}>
+              <NavLink to={t.path}>{t.label}</NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {body()}
+    </Page>
+  );
+}
