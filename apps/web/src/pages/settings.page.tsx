@@ -6,6 +6,7 @@ import { Page } from '../components/page';
 import { ErrorBanner, Loading } from '../components/states';
 import { DISCOVERY_FIELDS, GENERAL_FIELDS, HOST_FIELDS, MODEL_FIELDS, WORKER_FIELDS } from '../components/settings/settings-fields';
 import { SettingsForm, type SaveResult, type SettingField } from '../components/settings/settings-form';
+import '../components/pipelines/pipelines.css';
 
 type Doc = Record<string, unknown>;
 
@@ -50,13 +51,13 @@ export function SettingsPage() {
     const tab = (title: string, fields: readonly SettingField[]) => <ConfigTab title={title} fields={fields} doc={doc} onSaved={setDoc} />;
     return (
       <Routes>
-        <Route index element={<Navigate to="general" replace />} />
+        <Route index element={<Navigate to="/settings/general" replace />} />
         <Route path="general" element={tab('General', GENERAL_FIELDS)} />
         <Route path="worker" element={tab('Worker', WORKER_FIELDS)} />
         <Route path="models" element={tab('Models & spend', MODEL_FIELDS)} />
         <Route path="discovery" element={<DiscoveryTab />} />
         <Route path="host" element={tab('Host policy', HOST_FIELDS)} />
-        <Route path="*" element={<Navigate to="general" replace />} />
+        <Route path="*" element={<Navigate to="/settings/general" replace />} />
       </Routes>
     );
   };
@@ -67,7 +68,9 @@ export function SettingsPage() {
         <ul>
           {TABS.map((t) => (
             <li key={t.path}>
-              <NavLink to={t.path}>{t.label}</NavLink>
+              {/* Absolute: inside the settings/* splat route a relative link resolves against the whole
+                  current URL (React Router 7), so "general" from /settings/general kept appending itself. */}
+              <NavLink to={`/settings/${t.path}`}>{t.label}</NavLink>
             </li>
           ))}
         </ul>
