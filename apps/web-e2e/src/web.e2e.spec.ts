@@ -94,7 +94,7 @@ it('Sources: a bad base URL is named next to its field, then the board is added,
   await row.getByRole('checkbox', { name: 'acme enabled' }).click();
   await page.getByText('acme enabled.').waitFor();
   expect(await stack.json('/v1/sources')).toContainEqual(expect.objectContaining({ kind: 'greenhouse', name: 'acme', enabled: true, config: { board_token: 'acme', base_url: sim.url } }));
-  await shoot(page, 'sources');
+  await shoot(page, 'sources', { docs: true });
 });
 
 it('Profile: a bad email is named next to its field; a save names the batch it started', async () => {
@@ -103,7 +103,7 @@ it('Profile: a bad email is named next to its field; a save names the batch it s
   await open('/profile');
   const email = page.getByLabel('Email');
   expect(await email.inputValue()).toBe(sampleProfile().contact.email);
-  await shoot(page, 'profile');
+  await shoot(page, 'profile', { docs: true });
 
   await email.fill('not an email');
   await page.getByRole('button', { name: 'Save profile' }).click();
@@ -145,7 +145,7 @@ it('Jobs: a prepared job shows its letter and both reviews', async () => {
 
   await open('/jobs');
   await page.getByRole('link', { name: job.title }).first().waitFor();
-  await shoot(page, 'jobs');
+  await shoot(page, 'jobs', { docs: true });
   await open(`/jobs/${encodeURIComponent(job.jobKey)}`);
   const section = page.getByRole('region', { name: 'Cover letter' });
   // The letter as the API stored it (whitespace aside), and one row per review, both passed.
@@ -155,7 +155,7 @@ it('Jobs: a prepared job shows its letter and both reviews', async () => {
   const reviews = section.getByRole('table').getByRole('row');
   await expectRows(reviews, [/^factual\s*passed/, /^quality\s*passed/]);
   await section.scrollIntoViewIfNeeded();
-  await shoot(page, 'job-detail');
+  await shoot(page, 'job-detail', { docs: true });
 });
 
 /** The simulator's boards as sources (the Sources test adds acme through the UI; no test depends on another). */
@@ -193,7 +193,7 @@ it('Pipelines: a run started on the page fills its Runs bar to 100 % and the bar
     );
     const bar = page.getByRole('progressbar', { name: `Progress of run ${runId.slice(0, 8)}` });
     await bar.waitFor();
-    await shoot(page, 'pipelines');
+    await shoot(page, 'pipelines', { docs: true });
 
     // The bar as a person sees it, every 100 ms: its value and the fill's drawn width.
     const samples: BarSample[] = [];
@@ -241,7 +241,7 @@ it('Internal concurrency set on Pipelines is the value under Settings → Genera
   await page.getByRole('link', { name: 'General', exact: true }).click();
   const general = page.getByLabel('Pipeline internal concurrency');
   await waitFor(async () => ((await general.inputValue()) === String(next) ? { done: true } : { progress: await general.inputValue() }), { what: 'the General tab value', idleTimeoutMs: 15_000, intervalMs: 100 });
-  await shoot(page, 'settings');
+  await shoot(page, 'settings', { docs: true });
 });
 
 it('Settings: a bad value is named next to its field and nothing is saved', async () => {
@@ -261,7 +261,7 @@ it('Settings: a bad value is named next to its field and nothing is saved', asyn
   await open('/operations');
   await page.getByRole('heading', { name: 'Operations', level: 1 }).waitFor();
   await waitFor(async () => ((await page.getByText(/^Loading/).count()) === 0 ? { done: true } : { progress: null }), { what: 'the Operations page to load', idleTimeoutMs: 30_000, intervalMs: 200 });
-  await shoot(page, 'operations');
+  await shoot(page, 'operations', { docs: true });
 });
 
 async function expectAttribute(locator: ReturnType<Page['locator']>, name: string, value: string): Promise<void> {

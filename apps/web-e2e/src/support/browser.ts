@@ -40,15 +40,19 @@ export async function launchBrowser(): Promise<TestBrowser> {
   };
 }
 
-/** Saves what `page` shows as test-artifacts/web-e2e/<test>/<nn>-<name>.png (and the docs copy on request). */
+/**
+ * Saves what `page` shows as test-artifacts/web-e2e/<test>/<nn>-<name>.png. A shot marked `docs` is
+ * the README's picture of its page: with JOBCTRL_UPDATE_SCREENSHOTS=1 it is also written to
+ * docs/screenshots/<name>.png (one per page, so the committed set stays small).
+ */
 export function screenshots(test: string) {
   const dir = path.join(ARTIFACTS, test.replace(/[^a-z0-9-]+/gi, '-'));
   fs.mkdirSync(dir, { recursive: true });
   let n = 0;
-  return async (page: Page, name: string): Promise<void> => {
+  return async (page: Page, name: string, opts: { docs?: boolean } = {}): Promise<void> => {
     const png = await page.screenshot({ fullPage: false });
     fs.writeFileSync(path.join(dir, `${String(++n).padStart(2, '0')}-${name}.png`), png);
-    if (process.env['JOBCTRL_UPDATE_SCREENSHOTS'] === '1') {
+    if (opts.docs && process.env['JOBCTRL_UPDATE_SCREENSHOTS'] === '1') {
       fs.mkdirSync(DOCS_SHOTS, { recursive: true });
       fs.writeFileSync(path.join(DOCS_SHOTS, `${name}.png`), png);
     }

@@ -3,6 +3,7 @@
 import { type ReactElement, cloneElement, useId } from 'react';
 import { errorsFor, type ApiError } from '../api/http';
 import { FieldErrors, fieldErrorId } from './states';
+import './form-field.css';
 
 export function FormField({ label, field, error, hint, children }: { label: string; field: string; error: ApiError | null; hint?: string; children: ReactElement<Record<string, unknown>> }) {
   const id = useId();
