@@ -17,6 +17,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { STAMP, staleReason, takeStamp, writeStamp } = require('./build-stamp');
+const { acquireBuildLock } = require('./build-lock');
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -154,10 +155,18 @@ async function buildApp(app) {
 async function main(argv) {
   const ifStale = argv.includes('--if-stale');
   const apps = argv.filter((a) => !a.startsWith('--'));
-  const todo = ifStale ? staleApps(apps.length ? apps : Object.keys(APPS)).map((s) => s.app) : apps.length ? apps : Object.keys(APPS);
-  for (const app of todo) {
-    const r = await buildApp(app);
-    console.log(`[build] ${app}: ${r.files} ${r.what} to ${path.relative(root, r.outDir)} in ${(r.ms / 1000).toFixed(1)} s`);
+  const lock = await acquireBuildLock(path.join(root, 'dist', '.build-lock'), { onWait: (pid) => console.log(`[build] waiting for the build of pid ${pid}`) });
+  try {
+    const named = apps.length ? apps : Object.keys(APPS);
+    // After waiting for another build, only what it left stale (it usually built the same apps).
+    const todo = ifStale || lock.waitedFor !== null ? staleApps(named).map((s) => s.app) : named;
+    if (lock.waitedFor !== null) console.log(`[build] after pid ${lock.waitedFor}: ${todo.length ? `still stale: ${todo.join(', ')}` : 'nothing left to build'}`);
+    for (const app of todo) {
+      const r = await buildApp(app);
+      console.log(`[build] ${app}: ${r.files} ${r.what} to ${path.relative(root, r.outDir)} in ${(r.ms / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    lock.release();
   }
 }
 
