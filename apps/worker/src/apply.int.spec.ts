@@ -110,7 +110,7 @@ describe('applying to the board simulator', () => {
   it('submits an approved job exactly once when apply is asked five times at once, and never again; a dry run and an unknown question stop before submitting', async () => {
     const world = await setupBoardWorld(6, { families: [{ kind: 'greenhouse', token: 'acme' }] });
     try {
-      expect(await discoverOnce(suite, world)).toMatchObject({ state: 'completed' });
+      expect(await discoverOnce(suite, world, { settle: true })).toMatchObject({ state: 'completed' });
       const { jobKey, gid } = await prepareJob(world);
       const other = await prepareJob(world, { unknownQuestion: 'What is your favourite board game?', not: [gid] });
       const jw = await worldWorker(suite, world, { pipeline: { browserExecutablePath: CHROMIUM, apply: { appDir: world.dir, dailyCap: () => 10 } } });
@@ -119,7 +119,7 @@ describe('applying to the board simulator', () => {
           await checkAvailability(world, jobKey);
 
           const dry: ApplyResult = await (await startApply(world, jobKey, true)).result();
-          expect(dry).toMatchObject({ state: 'dry_run_done' });
+          expect({ state: dry.state, reason: dry.reason }).toEqual({ state: 'dry_run_done', reason: null });
           expect(world.sim.submissions().filter((s) => s.gid === gid)).toHaveLength(0);
 
           const handles = await Promise.all(Array.from({ length: 5 }, () => startApply(world, jobKey)));
@@ -160,7 +160,7 @@ describe('applying to the board simulator', () => {
     const world = await setupBoardWorld(6, { families: [{ kind: 'greenhouse', token: 'acme' }] });
     const address = testTemporalAddress();
     try {
-      expect(await discoverOnce(suite, world)).toMatchObject({ state: 'completed' });
+      expect(await discoverOnce(suite, world, { settle: true })).toMatchObject({ state: 'completed' });
       // The board records the submission and then never answers: the worker dies waiting for it.
       const { jobKey, gid } = await prepareJob(world, { confirmation: 'hang' });
       const warm = await worldWorker(suite, world, { pipeline: { browserExecutablePath: CHROMIUM } });
@@ -175,7 +175,10 @@ describe('applying to the board simulator', () => {
         handle = await startApply(world, jobKey);
         const deadline = Date.now() + 90_000;
         while (world.sim.submissions().filter((s) => s.gid === gid).length === 0) {
-          if (Date.now() > deadline) throw new Error(`the apply never submitted; worker log:\n${worker.log()}`);
+          if (Date.now() > deadline) {
+            const record = await new ApplicationRepository(world.uow).applicationOf(APPLY_TENANT, jobKey);
+            throw new Error(`the apply never submitted (application: ${JSON.stringify(record)}); worker log:\n${worker.log().slice(-4000)}`);
+          }
           await new Promise((r) => setTimeout(r, 200));
         }
         worker.child.kill('SIGKILL');
@@ -212,7 +215,7 @@ describe('applying to the board simulator', () => {
   it('a run with the apply stage applies to its approved jobs through their own ApplyWorkflow children, checking a stale posting first', async () => {
     const world = await setupBoardWorld(6, { families: [{ kind: 'greenhouse', token: 'acme' }] });
     try {
-      expect(await discoverOnce(suite, world)).toMatchObject({ state: 'completed' });
+      expect(await discoverOnce(suite, world, { settle: true })).toMatchObject({ state: 'completed' });
       // Approved, but never checked: the stage charges a foreground check and the child runs it first.
       const { jobKey, gid } = await prepareJob(world);
       const jw = await worldWorker(suite, world, { pipeline: { browserExecutablePath: CHROMIUM, apply: { appDir: world.dir, dailyCap: () => 10 } } });

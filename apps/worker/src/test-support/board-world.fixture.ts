@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DISCOVERY_ENTITIES, SourceRepository, SourceService } from '@jobctrl/discovery';
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
+import { DiscoveryRunRepository, JobRepository, PREPARATION_PENDING_STAGES } from '@jobctrl/shared/jobs';
 import { discoverWorkflowId, type DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
@@ -69,12 +69,26 @@ export function worldWorker(suite: SuiteTemporal, world: BoardWorld, opts: { slo
   });
 }
 
-/** One discover run of the world's sources on an in-process worker without a browser; the worker is closed after. */
-export async function discoverOnce(suite: SuiteTemporal, world: BoardWorld): Promise<DiscoverWorkflowResult> {
+/**
+ * One discover run of the world's sources on an in-process worker without a browser; the worker is
+ * closed after. With `settle`, the worker is kept until no discovered job is pending a preparation
+ * stage: each job's own preparation outlives the discover run, and one left queued would run on the
+ * next worker of the queue and rewrite the job under the test.
+ */
+export async function discoverOnce(suite: SuiteTemporal, world: BoardWorld, opts: { settle?: boolean } = {}): Promise<DiscoverWorkflowResult> {
   const jw = await worldWorker(suite, world);
   try {
     const runId = randomUUID();
-    return await jw.worker.runUntil(suite.client.workflow.execute('discoverWorkflow', { taskQueue: world.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }));
+    return await jw.worker.runUntil(async () => {
+      const result: DiscoverWorkflowResult = await suite.client.workflow.execute('discoverWorkflow', { taskQueue: world.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
+      const deadline = Date.now() + 120_000;
+      const pending = async () => (await world.jobs.list({ limit: 1000, offset: 0 })).items.filter((j) => (PREPARATION_PENDING_STAGES as readonly string[]).includes(j.stage)).length;
+      while (opts.settle && (await pending()) > 0) {
+        if (Date.now() > deadline) throw new Error(`${await pending()} discovered jobs still pending preparation after 120 s`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return result;
+    });
   } finally {
     await jw.close();
   }
