@@ -215,7 +215,8 @@ it('Pipelines: a run started on the page fills its Runs bar to 100 % and the bar
       expect(samples[i].width).toBeGreaterThanOrEqual(samples[i - 1].width - 0.5);
     }
     expect(samples[samples.length - 1].value).toBe(100);
-    expect(samples.length).toBeGreaterThan(1);
+    // It was watched on its way (a bar first seen full proves nothing about going back).
+    expect(samples[0].value).toBeLessThan(100);
     await shoot(page, 'pipelines-done');
   } finally {
     sim.setKnobs({ latencyMs: null });
