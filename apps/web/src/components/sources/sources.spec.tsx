@@ -88,6 +88,19 @@ describe('Sources page', () => {
     expect(await screen.findByText('acme saved.')).toBeTruthy();
   });
 
+  it('an error on a key the form does not show stays visible above the form', async () => {
+    renderPage([
+      ['GET /v1/sources', () => answer(200, [])],
+      ['POST /v1/sources', () => answer(400, { statusCode: 400, message: 'config.serach: is not a known field (known: base_url, search)', errors: [{ field: 'config.serach', value: 'x', rule: 'is not a known field (known: base_url, search)' }] })],
+    ]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add source' }));
+    const form = screen.getByRole('form', { name: 'New source' });
+    fireEvent.change(within(form).getByLabelText('Kind'), { target: { value: 'remotive' } });
+    fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'remote jobs' } });
+    await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Add source' })));
+    expect((await within(form).findByRole('alert')).textContent).toContain('config.serach: is not a known field');
+  });
+
   it('shows an error state with a retry when the list cannot load', async () => {
     renderPage([['GET /v1/sources', () => answer(500, { statusCode: 500, message: 'database is locked' })]]);
     expect((await screen.findByRole('alert')).textContent).toContain('database is locked');
