@@ -5,6 +5,7 @@ import { Page } from '../components/page';
 import { Empty, ErrorBanner, Loading } from '../components/states';
 import { QueueStatsRow } from '../components/operations/queue-stat';
 import { useLiveEvents, type LiveEvent } from '../components/pipelines/live-events';
+import '../components/pipelines/pipelines.css';
 
 const REFRESH_MS = 5000;
 const usd = (n: number) => `$${n.toFixed(4).replace(/0{1,2}$/, '')}`;

@@ -6,7 +6,7 @@ type QueueStats = Schemas['QueueStats'];
 
 export function statValue(q: QueueStats, value: number | null): string {
   if (q.status !== 'ok' || value === null) return q.status === 'ok' ? 'unknown' : q.status;
-  return String(value);
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 
 export function QueueStatsRow({ name, q }: { name: string; q: QueueStats }) {

@@ -112,6 +112,14 @@ describe('Settings page', () => {
     expect(within(form).getByText('invalid settings')).toBeTruthy();
   });
 
+  it('links every tab to its own address from any tab (no relative path piling up under the splat route)', async () => {
+    renderAt('/settings/general', []);
+    await screen.findByRole('form', { name: 'General' });
+    const tabs = within(screen.getByRole('navigation', { name: 'Settings sections' })).getAllByRole('link');
+    expect(tabs.map((a) => a.getAttribute('href'))).toEqual(['/settings/general', '/settings/worker', '/settings/models', '/settings/discovery', '/settings/host']);
+    expect(tabs[0].getAttribute('aria-current')).toBe('page');
+  });
+
   it('says which saved keys need a restart', async () => {
     renderAt('/settings/worker', [['PATCH /v1/settings', () => answer(200, { ...doc, worker_activity_slots: 12, changed_keys: ['worker_activity_slots'], restart_required: ['worker_activity_slots'] })]]);
     const form = await screen.findByRole('form', { name: 'Worker' });
