@@ -105,16 +105,17 @@ export function createApplyActivities(deps: ApplyActivityDeps): ApplyActivities 
         return end(deps, tenant, jobKey, runId, { state: 'failed', reason: `launch_failed: ${(err as Error).message}` });
       }
       const shots: ApplicationScreenshot[] = [];
-      const shoot = async (name: string) => {
-        const file = path.join(browser.workDir, name);
-        await screenshot(page, file).then(
-          () => shots.push({ name, path: file }),
-          (err: unknown) => log(`screenshot ${name} failed: ${(err as Error).message}`),
-        );
-        await deps.applications.recordScreenshots(tenant, jobKey, runId, shots, now());
-      };
-      const page = await browser.context.newPage();
+      // Everything after the launch is inside the try: its finally is what ends the browser.
       try {
+        const page = await browser.context.newPage();
+        const shoot = async (name: string) => {
+          const file = path.join(browser.workDir, name);
+          await screenshot(page, file).then(
+            () => shots.push({ name, path: file }),
+            (err: unknown) => log(`screenshot ${name} failed: ${(err as Error).message}`),
+          );
+          await deps.applications.recordScreenshots(tenant, jobKey, runId, shots, now());
+        };
         const contact = profile.contact;
         const resumePdf = await writePdf(browser.context, renderResumeHtml(artifacts.tailoredResume as ResumeDocument, contact), path.join(browser.workDir, 'resume.pdf'));
         const letterText = letterTextOf(artifacts.coverLetter);
