@@ -2568,6 +2568,26 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
           "type": "number",
           "description": "0 asks the OS for an ephemeral port (tests)."
         },
+        "api_token_env": {
+          "type": "string",
+          "nullable": true,
+          "description": "The NAME of the environment variable holding the API token (never the token itself). When set,\nevery route, the UI and the event stream require it; required to bind api_host off loopback."
+        },
+        "allowed_private_hosts": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Hosts the crawler may reach although they resolve to a private, loopback, link-local or metadata\naddress (a self-hosted board on the LAN; the simulators in tests). Exact host names or IP literals."
+        },
+        "file_source_dirs": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "nullable": true,
+          "description": "Folders file sources may read from (relative to the config file's folder); null means `<app_dir>/imports`."
+        },
         "worker_heartbeat_interval_seconds": {
           "type": "number"
         },
@@ -2666,6 +2686,9 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "apply_daily_cap",
         "api_host",
         "api_port",
+        "api_token_env",
+        "allowed_private_hosts",
+        "file_source_dirs",
         "worker_heartbeat_interval_seconds",
         "worker_heartbeat_stale_seconds",
         "browser_executable_path",

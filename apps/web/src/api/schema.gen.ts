@@ -861,9 +861,19 @@ export type components = {
             [key: string]: string;
         };
         SettingsDocument: {
+            /**
+             * @description Hosts the crawler may reach although they resolve to a private, loopback, link-local or metadata
+             *     address (a self-hosted board on the LAN; the simulators in tests). Exact host names or IP literals.
+             */
+            allowed_private_hosts: string[];
             api_host: string;
             /** @description 0 asks the OS for an ephemeral port (tests). */
             api_port: number;
+            /**
+             * @description The NAME of the environment variable holding the API token (never the token itself). When set,
+             *     every route, the UI and the event stream require it; required to bind api_host off loopback.
+             */
+            api_token_env: string | null;
             /** @description Relative paths resolve against the config file's folder. */
             app_dir: string;
             /**
@@ -879,6 +889,8 @@ export type components = {
             daily_spend_ceiling_usd: number;
             /** @description null means `<app_dir>/jobctrl.sqlite`. */
             database_path: string | null;
+            /** @description Folders file sources may read from (relative to the config file's folder); null means `<app_dir>/imports`. */
+            file_source_dirs: string[] | null;
             /** @description Shared host policy: requests in flight per host. */
             host_max_in_flight: number;
             /** @description Shared host policy: minimum time between request starts to one host (politeness; 0 in tests). */

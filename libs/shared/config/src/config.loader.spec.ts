@@ -48,6 +48,8 @@ describe('config loading', () => {
       workerActivitySlots: 4,
       temporal: { address: null, namespace: 'default', taskQueue: 'jobctrl-default', devServerPort: 7233, tls: null },
       api: { host: '127.0.0.1', port: 3000 },
+      allowedPrivateHosts: [],
+      fileSourceDirs: [join(dir, '.jobctrl', 'imports')],
       heartbeat: { intervalMs: 5000, staleMs: 30000 },
       dailySpendCeilingUsd: 5,
       llm: { provider: 'extractive', timeoutMs: 60_000, prices: {} },
@@ -87,6 +89,14 @@ describe('config loading', () => {
     expect(loadConfig({ path, env: {} }).databasePath).toBe(join(dir, 'var', 'jobctrl', 'jobctrl.sqlite'));
   });
 
+  it('reads file sources from <app_dir>/imports by default and allows no private host', () => {
+    const path = write('config.json', { app_dir: 'var/jobctrl' });
+    const config = loadConfig({ path, env: {} });
+    expect(config.fileSourceDirs).toEqual([join(dir, 'var', 'jobctrl', 'imports')]);
+    expect(config.allowedPrivateHosts).toEqual([]);
+    expect(config.api).toEqual({ host: '127.0.0.1', port: 3000 });
+  });
+
   it('maps the rest of the settings into the resolved shape', () => {
     const path = write('config.json', {
       worker_activity_slots: 12,
@@ -95,18 +105,23 @@ describe('config loading', () => {
       temporal_task_queue: 'q',
       api_host: '0.0.0.0',
       api_port: 0,
+      api_token_env: 'JOBCTRL_API_TOKEN',
+      allowed_private_hosts: ['Board.LAN', '[::1]'],
+      file_source_dirs: ['imports', '/srv/exports'],
       worker_heartbeat_interval_seconds: 2,
       worker_heartbeat_stale_seconds: 9,
       daily_spend_ceiling_usd: 0,
       llm: { provider: 'anthropic', model: 'claude', api_key_env: 'ANTHROPIC_API_KEY' },
       temporal_api_key_env: 'TEMPORAL_KEY',
     });
-    const config = loadConfig({ path, env: { TEMPORAL_KEY: 'secret' } });
+    const config = loadConfig({ path, env: { TEMPORAL_KEY: 'secret', JOBCTRL_API_TOKEN: 'api-secret' } });
     expect(config.workerActivitySlots).toBe(12);
     // Read live (LiveSettingsReader), never from the start-time config: only the validated setting is kept.
     expect(config.settings.pipeline_internal_concurrency).toBe(3);
     expect(config.temporal).toMatchObject({ address: 'temporal:7233', taskQueue: 'q', apiKey: 'secret', tls: null });
-    expect(config.api).toEqual({ host: '0.0.0.0', port: 0 });
+    expect(config.api).toEqual({ host: '0.0.0.0', port: 0, tokenEnv: 'JOBCTRL_API_TOKEN', token: 'api-secret' });
+    expect(config.allowedPrivateHosts).toEqual(['board.lan', '::1']);
+    expect(config.fileSourceDirs).toEqual([join(dir, 'imports'), '/srv/exports']);
     expect(config.heartbeat).toEqual({ intervalMs: 2000, staleMs: 9000 });
     expect(config.dailySpendCeilingUsd).toBe(0);
     expect(config.llm).toEqual({ provider: 'anthropic', model: 'claude', apiKeyEnv: 'ANTHROPIC_API_KEY', timeoutMs: 60_000, prices: {} });

@@ -87,7 +87,9 @@ export function resolveSettings(
     databasePath,
     workerActivitySlots: settings.worker_activity_slots,
     temporal,
-    api: { host: settings.api_host, port: settings.api_port },
+    api: apiSettings(settings, env),
+    allowedPrivateHosts: settings.allowed_private_hosts.map((host) => host.toLowerCase().replace(/^\[(.*)\]$/, '$1')),
+    fileSourceDirs: (settings.file_source_dirs ?? [join(appDir, 'imports')]).map(fromConfigDir),
     heartbeat: {
       intervalMs: settings.worker_heartbeat_interval_seconds * 1000,
       staleMs: settings.worker_heartbeat_stale_seconds * 1000,
@@ -99,6 +101,16 @@ export function resolveSettings(
     browserExecutablePath: settings.browser_executable_path,
     hostPolicy: { minSpacingMs: settings.host_min_spacing_ms, maxInFlightPerHost: settings.host_max_in_flight },
   };
+}
+
+function apiSettings(settings: JobctrlSettings, env: NodeJS.ProcessEnv): ResolvedConfig['api'] {
+  const api: ResolvedConfig['api'] = { host: settings.api_host, port: settings.api_port };
+  if (settings.api_token_env !== undefined) {
+    api.tokenEnv = settings.api_token_env;
+    const token = envValue(env, settings.api_token_env);
+    if (token !== undefined) api.token = token;
+  }
+  return api;
 }
 
 /**

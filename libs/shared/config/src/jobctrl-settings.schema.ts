@@ -31,6 +31,9 @@ const RULE = {
   httpUrl: 'must be an http:// or https:// URL',
   envName: 'must be an environment variable name (letters, digits and _, not starting with a digit)',
   prices: 'must map model names to {"input_usd_per_mtok": number >= 0, "output_usd_per_mtok": number >= 0}',
+  hostList: 'must be an array of host names or IP literals (no scheme, port or path)',
+  pathListOrNull: 'must be an array of non-empty paths, or null',
+  tokenForNonLoopback: 'is required when api_host is not a loopback address (127.0.0.1, ::1 or localhost): name the environment variable holding the API token',
 } as const;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -43,6 +46,16 @@ export function isHostPort(value: unknown): value is string {
   if (!match) return false;
   const port = Number(match[2]);
   return port >= 1 && port <= 65535;
+}
+
+/** A bare host: a DNS name, an IPv4 literal or an IPv6 literal (brackets optional), nothing else. */
+const BARE_HOST = /^(\[?[0-9A-Fa-f:.]+\]?|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)$/;
+
+const LOOPBACK_API_HOSTS = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
+
+/** Whether binding the API to this host keeps it on this machine (the only case that needs no token). */
+export function isLoopbackBindHost(host: string): boolean {
+  return LOOPBACK_API_HOSTS.has(host.trim().toLowerCase()) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host.trim());
 }
 
 export function isNonEmptyString(value: unknown): value is string {
@@ -93,6 +106,43 @@ function PriceTableRule(): PropertyDecorator {
 
 function EnvVarName(): PropertyDecorator {
   return Matches(ENV_NAME, { message: RULE.envName });
+}
+
+function HostList(): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isHostList',
+      validator: { validate: (value: unknown) => Array.isArray(value) && value.every((host) => typeof host === 'string' && BARE_HOST.test(host)) },
+    },
+    { message: RULE.hostList },
+  );
+}
+
+function PathList(): PropertyDecorator {
+  return ValidateBy(
+    { name: 'isPathList', validator: { validate: (value: unknown) => Array.isArray(value) && value.length > 0 && value.every(isNonEmptyString) } },
+    { message: RULE.pathListOrNull },
+  );
+}
+
+/** api_token_env may be left out only while the API listens on loopback alone. */
+function TokenForNonLoopbackBind(): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isTokenForNonLoopbackBind',
+      validator: {
+        validate(value: unknown, args?: ValidationArguments): boolean {
+          const host = (args?.object as Partial<JobctrlSettings> | undefined)?.api_host;
+          if (value !== undefined && value !== null) return typeof value === 'string' && ENV_NAME.test(value);
+          return typeof host !== 'string' || isLoopbackBindHost(host);
+        },
+        defaultMessage(args?: ValidationArguments): string {
+          return args?.value === undefined || args?.value === null ? RULE.tokenForNonLoopback : RULE.envName;
+        },
+      },
+    },
+    {},
+  );
 }
 
 /** null is the value itself for these keys (not "unset"), so only a non-null value is checked. */
@@ -257,6 +307,24 @@ export class JobctrlSettings {
   @IntegerRange(0, 65535)
   api_port = 3000;
 
+  /**
+   * The NAME of the environment variable holding the API token (never the token itself). When set,
+   * every route, the UI and the event stream require it; required to bind api_host off loopback.
+   */
+  @TokenForNonLoopbackBind()
+  api_token_env?: string = undefined;
+
+  /**
+   * Hosts the crawler may reach although they resolve to a private, loopback, link-local or metadata
+   * address (a self-hosted board on the LAN; the simulators in tests). Exact host names or IP literals.
+   */
+  @HostList()
+  allowed_private_hosts: string[] = [];
+
+  /** Folders file sources may read from (relative to the config file's folder); null means `<app_dir>/imports`. */
+  @NullOr(PathList())
+  file_source_dirs: string[] | null = null;
+
   @IntegerRange(HEARTBEAT_INTERVAL.min, HEARTBEAT_INTERVAL.max)
   worker_heartbeat_interval_seconds = 5;
 
@@ -287,7 +355,7 @@ export const LLM_SETTINGS_KEYS: readonly LlmSettingsKey[] = Object.freeze(
 );
 
 /** Keys where null is a meaningful value rather than "use the default". */
-export const NULLABLE_SETTINGS_KEYS: readonly SettingsKey[] = Object.freeze(['database_path', 'temporal_address']);
+export const NULLABLE_SETTINGS_KEYS: readonly SettingsKey[] = Object.freeze(['database_path', 'temporal_address', 'file_source_dirs']);
 
 /** The Temporal connection's TLS files and server name, used when temporal_tls is on; each may be absent. */
 export const TEMPORAL_TLS_OPTION_KEYS: readonly SettingsKey[] = Object.freeze([
@@ -310,5 +378,5 @@ export const TEMPORAL_CONNECTION_KEYS: readonly SettingsKey[] = Object.freeze([
 ]);
 
 /** Keys that may be absent; null in a document means the same as absent. */
-export const OPTIONAL_SETTINGS_KEYS: readonly SettingsKey[] = Object.freeze([...TEMPORAL_TLS_OPTION_KEYS, 'temporal_api_key_env']);
+export const OPTIONAL_SETTINGS_KEYS: readonly SettingsKey[] = Object.freeze([...TEMPORAL_TLS_OPTION_KEYS, 'temporal_api_key_env', 'api_token_env']);
 export const OPTIONAL_LLM_KEYS: readonly LlmSettingsKey[] = Object.freeze(['model', 'base_url', 'api_key_env']);

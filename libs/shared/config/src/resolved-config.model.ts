@@ -27,7 +27,18 @@ export interface ResolvedConfig {
     tls: null | ResolvedTemporalTls;
     apiKey?: string;
   };
-  api: { host: string; port: number };
+  api: {
+    host: string;
+    port: number;
+    /** The variable api_token_env names, when set. */
+    tokenEnv?: string;
+    /** The token read from that variable (never from config.json); absent when unset or empty. */
+    token?: string;
+  };
+  /** Crawler exceptions to the private-address refusal (lower-cased, IPv6 without brackets). */
+  allowedPrivateHosts: string[];
+  /** Absolute folders file sources may read inside. */
+  fileSourceDirs: string[];
   heartbeat: { intervalMs: number; staleMs: number };
   dailySpendCeilingUsd: number;
   llm: {

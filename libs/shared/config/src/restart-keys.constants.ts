@@ -14,6 +14,8 @@ export const WORKER_RESTART_KEYS: readonly SettingsKey[] = Object.freeze([
   'browser_executable_path',
   'host_min_spacing_ms',
   'host_max_in_flight',
+  'allowed_private_hosts',
+  'file_source_dirs',
 ]);
 
 /** Settings the API reads only at start. The Temporal connection keys (temporal_api_key_env among
@@ -21,6 +23,7 @@ export const WORKER_RESTART_KEYS: readonly SettingsKey[] = Object.freeze([
 export const API_RESTART_KEYS: readonly SettingsKey[] = Object.freeze([
   'api_host',
   'api_port',
+  'api_token_env',
   'app_dir',
   'database_path',
   ...TEMPORAL_CONNECTION_KEYS,

@@ -41,6 +41,9 @@ describe('validateSettings', () => {
       apply_daily_cap: 10,
       api_host: '127.0.0.1',
       api_port: 3000,
+      api_token_env: null,
+      allowed_private_hosts: [],
+      file_source_dirs: null,
       worker_heartbeat_interval_seconds: 5,
       worker_heartbeat_stale_seconds: 30,
       browser_executable_path: '/usr/bin/chromium',
@@ -109,6 +112,12 @@ describe('validateSettings', () => {
     ['availability_sweeps_enabled', 'no', 'must be true or false'],
     ['apply_daily_cap', -1, 'must be an integer from 0 to 1000'],
     ['apply_daily_cap', 2.5, 'must be an integer from 0 to 1000'],
+    ['api_token_env', 'api-token', 'must be an environment variable name (letters, digits and _, not starting with a digit)'],
+    ['allowed_private_hosts', '127.0.0.1', 'must be an array of host names or IP literals (no scheme, port or path)'],
+    ['allowed_private_hosts', ['http://10.0.0.5'], 'must be an array of host names or IP literals (no scheme, port or path)'],
+    ['allowed_private_hosts', ['board.lan:8080'], 'must be an array of host names or IP literals (no scheme, port or path)'],
+    ['file_source_dirs', [], 'must be an array of non-empty paths, or null'],
+    ['file_source_dirs', ['imports', ''], 'must be an array of non-empty paths, or null'],
   ])('rejects %s = %j', (key, value, rule) => {
     const raw = { [key]: value };
     expect(issuesOf(raw)).toEqual([{ key, value, rule }]);
@@ -125,6 +134,23 @@ describe('validateSettings', () => {
     ['prices', [], 'must map model names to {"input_usd_per_mtok": number >= 0, "output_usd_per_mtok": number >= 0}'],
   ])('rejects llm.%s = %j', (key, value, rule) => {
     expect(issuesOf({ llm: { [key]: value } })).toEqual([{ key: `llm.${key}`, value, rule }]);
+  });
+
+  it('refuses a non-loopback api_host without api_token_env, naming the token key', () => {
+    expect(issuesOf({ api_host: '0.0.0.0' })).toEqual([
+      {
+        key: 'api_token_env',
+        value: undefined,
+        rule: 'is required when api_host is not a loopback address (127.0.0.1, ::1 or localhost): name the environment variable holding the API token',
+      },
+    ]);
+    expect(validateSettings({ api_host: '0.0.0.0', api_token_env: 'JOBCTRL_API_TOKEN' }).api_token_env).toBe('JOBCTRL_API_TOKEN');
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) expect(validateSettings({ api_host: host }).api_host).toBe(host);
+  });
+
+  it('accepts host names and IP literals as allowed private hosts', () => {
+    const hosts = ['127.0.0.1', 'board.lan', '[::1]', 'fd00::5', '10.1.2.3'];
+    expect(validateSettings({ allowed_private_hosts: hosts }).allowed_private_hosts).toEqual(hosts);
   });
 
   it('accepts IPv4, IPv6 and hostname temporal addresses', () => {
