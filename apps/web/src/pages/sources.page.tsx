@@ -1,18 +1,22 @@
 // Sources: the boards and files discovery crawls. List, add, edit, enable/disable, delete
-// (GET/POST /v1/sources, PATCH/DELETE /v1/sources/:id).
+// (GET/POST /v1/sources, PATCH/DELETE /v1/sources/:id), with each kind's form built from the fields
+// the API describes (GET /v1/sources/kinds).
 import { useState } from 'react';
 import { api, type Schemas } from '../api/client';
-import { asApiError, type ApiError } from '../api/http';
+import { apiRequest, asApiError, type ApiError } from '../api/http';
 import { useApi } from '../api/use-api';
 import { Page } from '../components/page';
 import { Empty, ErrorBanner, Loading } from '../components/states';
 import { SourceForm } from '../components/sources/source-form';
 import { SourceTable } from '../components/sources/source-table';
+import type { SourceKindsAnswer } from '../components/sources/source-kind.types';
 
 type Source = Schemas['SourceView'];
 
 export function SourcesPage() {
   const sources = useApi((signal) => api.get('/v1/sources', { signal }), []);
+  const kinds = useApi((signal) => apiRequest<SourceKindsAnswer>('GET', '/v1/sources/kinds', { signal }), []);
+  const kindList = kinds.data?.kinds ?? [];
   // null: no form; 'new': the add form; a source: its edit form.
   const [editing, setEditing] = useState<Source | 'new' | null>(null);
   const [actionError, setActionError] = useState<ApiError | null>(null);
@@ -58,10 +62,13 @@ export function SourcesPage() {
         </p>
       )}
       {actionError && <ErrorBanner error={actionError} />}
-      {editing !== null && (
+      {editing !== null && kinds.state === 'error' && <ErrorBanner error={kinds.error} onRetry={kinds.reload} />}
+      {editing !== null && kinds.state === 'loading' && <Loading what="the kinds of source" />}
+      {editing !== null && kinds.data && (
         <SourceForm
           key={editing === 'new' ? 'new' : editing.id}
           source={editing === 'new' ? null : editing}
+          kinds={kindList}
           onCancel={() => setEditing(null)}
           onSaved={(saved) => {
             setEditing(null);
@@ -76,7 +83,7 @@ export function SourcesPage() {
       ) : list.length === 0 ? (
         <Empty>No sources yet. Add a job board (Greenhouse, Lever, Ashby, …) or a file so discovery has something to crawl.</Empty>
       ) : (
-        <SourceTable sources={list} busy={busy} onEdit={(s) => setEditing(s)} onToggle={(s) => void toggle(s)} onDelete={remove} />
+        <SourceTable sources={list} kinds={kindList} busy={busy} onEdit={(s) => setEditing(s)} onToggle={(s) => void toggle(s)} onDelete={remove} />
       )}
     </Page>
   );

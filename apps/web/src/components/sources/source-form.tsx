@@ -1,40 +1,43 @@
-// Create or edit one source: the kind picks the config fields (source-kinds.ts); the API's 400 puts
-// each error next to its field (`name`, `family`, `config.<key>`), and an error on a key the form does
-// not show stays visible in the banner above it.
+// Create or edit one source. The kind's config fields come from the API (GET /v1/sources/kinds, the
+// adapters' own rules), so a new adapter or a new key needs no UI change. The API's 400 puts each
+// error next to its field (`name`, `family`, `config.<key>`, `config.units[2].board`); an error on a
+// path the form does not show stays visible in the banner above it.
 import { type FormEvent, useState } from 'react';
 import { api, type Schemas } from '../../api/client';
-import { asApiError, errorsFor, toApiError, type ApiError } from '../../api/http';
+import { asApiError, toApiError, type ApiError } from '../../api/http';
 import { FormField } from '../form-field';
 import { ErrorBanner } from '../states';
-import { buildConfig, fieldText, KIND_NAMES, SOURCE_KINDS, type SourceKind } from './source-kinds';
+import { ConfigFields } from './config-fields';
+import { buildConfig, draftOf, hasUnplacedErrors, placedPaths, type Draft } from './config-draft';
+import type { SourceKindDescription } from './source-kind.types';
 
 type Source = Schemas['SourceView'];
+type SourceKind = Source['kind'];
 
-const FORM_FIELDS = ['name', 'kind', 'family', 'enabled'];
+const FORM_PATHS = { leaf: ['name', 'kind', 'family', 'enabled'], exact: [] as string[] };
 
-/** The field errors no control of this form shows (they would be lost below the banner otherwise). */
-function unplacedErrors(error: ApiError, kind: SourceKind): boolean {
-  const placed = [...FORM_FIELDS, ...SOURCE_KINDS[kind].fields.map((f) => `config.${f.key}`)];
-  return error.fieldErrors.length === 0 || error.fieldErrors.some((f) => !placed.some((p) => errorsFor({ ...error, fieldErrors: [f] }, p).length > 0));
-}
-
-export function SourceForm({ source, onSaved, onCancel }: { source: Source | null; onSaved: (saved: Source) => void; onCancel: () => void }) {
-  const [kind, setKind] = useState<SourceKind>(source?.kind ?? 'greenhouse');
+export function SourceForm({ source, kinds, onSaved, onCancel }: { source: Source | null; kinds: readonly SourceKindDescription[]; onSaved: (saved: Source) => void; onCancel: () => void }) {
+  const [kind, setKind] = useState<SourceKind>(source?.kind ?? (kinds[0]?.kind as SourceKind));
+  const described = kinds.find((k) => k.kind === kind);
+  const fields = described?.fields ?? [];
   const [name, setName] = useState(source?.name ?? '');
   const [family, setFamily] = useState(source && source.family !== source.kind ? source.family : '');
   const [enabled, setEnabled] = useState(source?.enabled ?? true);
-  const [texts, setTexts] = useState<Record<string, string>>(() =>
-    Object.fromEntries(SOURCE_KINDS[source?.kind ?? 'greenhouse'].fields.map((f) => [f.key, fieldText(f, source?.config[f.key])])),
-  );
+  const [draft, setDraft] = useState<Draft>(() => draftOf(fields, source?.config ?? {}, source === null));
   const [error, setError] = useState<ApiError | null>(null);
   const [saving, setSaving] = useState(false);
 
+  const chooseKind = (next: SourceKind) => {
+    setKind(next);
+    setDraft(draftOf(kinds.find((k) => k.kind === next)?.fields ?? [], {}, true));
+    setError(null);
+  };
+
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const built = buildConfig(kind, texts, source?.config);
-    const local = Object.entries(built.errors).map(([field, rule]) => ({ field, value: texts[field.slice('config.'.length)], rule }));
-    if (local.length > 0) {
-      setError(toApiError(400, { message: 'Some fields are not valid', errors: local }));
+    const built = buildConfig(fields, draft, source?.config);
+    if (built.errors.length > 0) {
+      setError(toApiError(400, { message: 'Some fields are not valid', errors: built.errors }));
       return;
     }
     setSaving(true);
@@ -51,18 +54,22 @@ export function SourceForm({ source, onSaved, onCancel }: { source: Source | nul
     }
   }
 
+  const placed = placedPaths(fields, draft);
+  const unplaced = error !== null && hasUnplacedErrors(error.fieldErrors, { leaf: [...FORM_PATHS.leaf, ...placed.leaf], exact: placed.exact });
   return (
     <form className="panel source-form" onSubmit={submit} aria-label={source ? `Edit source ${source.name}` : 'New source'} noValidate>
       <h2>{source ? `Edit ${source.name}` : 'New source'}</h2>
-      {error && unplacedErrors(error, kind) && <ErrorBanner error={error} />}
+      {unplaced && <ErrorBanner error={error} />}
       <div className="form-row">
-        <FormField label="Kind" field="kind" error={error} hint={source ? 'a source keeps its kind; create a new one to change it' : undefined}>
-          <select value={kind} disabled={source !== null} onChange={(e) => setKind(e.target.value as SourceKind)}>
-            {KIND_NAMES.map((k) => (
-              <option key={k} value={k}>
-                {SOURCE_KINDS[k].label}
+        <FormField label="Kind" field="kind" error={error} hint={source ? 'a source keeps its kind; create a new one to change it' : described?.description}>
+          <select value={kind} disabled={source !== null} onChange={(e) => chooseKind(e.target.value as SourceKind)}>
+            {kinds.map((k) => (
+              <option key={k.kind} value={k.kind}>
+                {k.label}
               </option>
             ))}
+            {/* A stored kind the API no longer describes still shows what it is. */}
+            {!described && <option value={kind}>{kind}</option>}
           </select>
         </FormField>
         <FormField label="Name" field="name" error={error}>
@@ -76,30 +83,9 @@ export function SourceForm({ source, onSaved, onCancel }: { source: Source | nul
         </label>
       </div>
       <fieldset className="form-row">
-        <legend>{SOURCE_KINDS[kind].label} settings</legend>
-        {SOURCE_KINDS[kind].fields.map((f) => {
-          const value = texts[f.key] ?? '';
-          const set = (v: string) => setTexts((t) => ({ ...t, [f.key]: v }));
-          const label = f.required ? `${f.label} (required)` : f.label;
-          return (
-            <FormField key={`${kind}-${f.key}`} label={label} field={`config.${f.key}`} error={error} hint={f.hint}>
-              {f.type === 'select' ? (
-                <select value={value} onChange={(e) => set(e.target.value)}>
-                  <option value="">(automatic)</option>
-                  {f.options?.map((o) => (
-                    <option key={o} value={o}>
-                      {o}
-                    </option>
-                  ))}
-                </select>
-              ) : f.type === 'json' ? (
-                <textarea value={value} rows={4} cols={50} spellCheck={false} onChange={(e) => set(e.target.value)} />
-              ) : (
-                <input type={f.type === 'url' ? 'url' : 'text'} value={value} onChange={(e) => set(e.target.value)} />
-              )}
-            </FormField>
-          );
-        })}
+        <legend>{described?.label ?? kind} settings</legend>
+        {fields.length === 0 && <p className="muted">This kind has no settings.</p>}
+        <ConfigFields key={kind} fields={fields} draft={draft} path="config" error={error} onChange={setDraft} />
       </fieldset>
       <div className="form-row">
         <button type="submit" disabled={saving}>
