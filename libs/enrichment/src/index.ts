@@ -1,5 +1,5 @@
 export type { JobPostingFields, JobPostingSalary } from './job-posting.types';
-export { extractJobPostingFromJsonLd, extractJsonLdBlocks } from './json-ld.extractor';
+export { extractJobPostingFromJsonLd } from './json-ld.extractor';
 export { decodeHtmlEntities, htmlToReadableText } from '@jobctrl/shared/html';
 export { parseDetailPage } from './detail-page.parser';
 export type { DetailPageParse } from './detail-page.parser';

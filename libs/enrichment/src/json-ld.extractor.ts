@@ -1,41 +1,17 @@
-import { decodeHtmlEntities, htmlToReadableText, scriptElements } from '@jobctrl/shared/html';
+import { decodeHtmlEntities, htmlToReadableText, jobPostingsInHtml, type JsonLdObject, type JsonLdValue } from '@jobctrl/shared/html';
 import type { JobPostingFields, JobPostingSalary } from './job-posting.types';
 
 /**
- * Extracts schema.org JobPosting data from the JSON-LD blocks of a posting page.
+ * Maps a posting page's schema.org JobPosting (found by @jobctrl/shared/html's JSON-LD reader,
+ * which copes with the messy shapes sites publish) to JobPostingFields.
  *
- * JSON-LD is the most reliable structured source on career pages (Google for Jobs requires it),
- * but what sites publish is messy: blocks with raw newlines inside strings, HTML comments or CDATA
- * wrappers, postings nested in `@graph` or `mainEntity`, `@type` as an array or a full IRI, and
- * values that are strings where objects are expected (or the reverse). The extractor is
- * deliberately forgiving about shape and strict about meaning: a block that cannot be parsed is
- * skipped without affecting the others, and a field is only reported when it has a usable value.
+ * Forgiving about shape and strict about meaning: values that are strings where objects are
+ * expected (or the reverse) are read either way, and a field is only reported when it has a usable
+ * value.
  */
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-
-const TYPE_ATTR_RE = /(?:^|\s)type\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
-
-/** Nesting deeper than this is not a posting page's JSON-LD; the bound keeps hostile input cheap. */
-const MAX_DEPTH = 12;
-
-/**
- * Returns the parsed payload of every `<script type="application/ld+json">` block, in document
- * order. Blocks that fail to parse are skipped.
- */
-export function extractJsonLdBlocks(html: string): unknown[] {
-  const blocks: unknown[] = [];
-  // A linear scan (shared/html): a lazy script regex rescans the page from every unclosed <script>.
-  for (const script of scriptElements(html)) {
-    const typeMatch = TYPE_ATTR_RE.exec(script.attrs);
-    const type = (typeMatch?.[1] ?? typeMatch?.[2] ?? typeMatch?.[3] ?? '').split(';')[0].trim().toLowerCase();
-    if (type !== 'application/ld+json') continue;
-    const parsed = parseJsonLenient(script.body);
-    if (parsed !== undefined) blocks.push(parsed);
-  }
-  return blocks;
-}
+type Json = JsonLdValue;
+type JsonObject = JsonLdObject;
 
 /**
  * Finds the first JobPosting (document order) in the page's JSON-LD and maps it to
@@ -43,74 +19,11 @@ export function extractJsonLdBlocks(html: string): unknown[] {
  * posting without a title is not something later stages can use.
  */
 export function extractJobPostingFromJsonLd(html: string): JobPostingFields | null {
-  for (const block of extractJsonLdBlocks(html)) {
-    const nodes = nodesById(block as Json);
-    for (const node of findJobPostingNodes(block as Json, 0)) {
-      const fields = toJobPostingFields(node, nodes);
-      if (fields) return fields;
-    }
+  for (const { node, byId } of jobPostingsInHtml(html)) {
+    const fields = toJobPostingFields(node, byId);
+    if (fields) return fields;
   }
   return null;
-}
-
-/**
- * Every node of a block that declares an `@id`, by that id. Generators that emit one `@graph` per
- * page (Yoast, Rank Math, many career-site builders) state the employer once, as an Organization
- * node, and let the posting refer to it: `"hiringOrganization": {"@id": "https://x.test/#org"}`.
- */
-function nodesById(value: Json): Map<string, JsonObject> {
-  const byId = new Map<string, JsonObject>();
-  const visit = (v: Json, depth: number): void => {
-    if (depth > MAX_DEPTH || v === null || typeof v !== 'object') return;
-    if (Array.isArray(v)) return v.forEach((item) => visit(item, depth + 1));
-    const id = v['@id'];
-    // The first node with an id wins; later bare references ({"@id": …}) must not shadow it.
-    if (typeof id === 'string' && !byId.has(id) && Object.keys(v).length > 1) byId.set(id, v);
-    Object.values(v).forEach((child) => visit(child, depth + 1));
-  };
-  visit(value, 0);
-  return byId;
-}
-
-/**
- * Parses a script body. Tolerates the wrappers CMSs add (HTML comments, CDATA) and, as a second
- * attempt, raw control characters such as unescaped newlines inside strings — the most common
- * reason real-world JSON-LD is invalid JSON. Replacing them with spaces is safe outside strings
- * (they are whitespace there) and harmless inside (descriptions are re-flowed anyway).
- */
-function parseJsonLenient(body: string): Json | undefined {
-  const text = body
-    .trim()
-    .replace(/^<!--/, '')
-    .replace(/-->$/, '')
-    .replace(/^(?:\/\/\s*)?<!\[CDATA\[/, '')
-    .replace(/(?:\/\/\s*)?\]\]>$/, '')
-    .trim();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as Json;
-  } catch {
-    try {
-      // eslint-disable-next-line no-control-regex
-      return JSON.parse(text.replace(/[\u0000-\u001f]+/g, ' ')) as Json;
-    } catch {
-      return undefined;
-    }
-  }
-}
-
-/** Depth-first, document-order search covering arrays, `@graph`, `mainEntity` and other nesting. */
-function findJobPostingNodes(value: Json, depth: number): JsonObject[] {
-  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return [];
-  if (Array.isArray(value)) return value.flatMap((item) => findJobPostingNodes(item, depth + 1));
-  if (isJobPosting(value)) return [value];
-  return Object.values(value).flatMap((child) => findJobPostingNodes(child, depth + 1));
-}
-
-function isJobPosting(node: JsonObject): boolean {
-  const types = Array.isArray(node['@type']) ? node['@type'] : [node['@type']];
-  // "JobPosting", "schema:JobPosting" and "https://schema.org/JobPosting" all name the same type.
-  return types.some((t) => typeof t === 'string' && /(?:^|[/:#])JobPosting$/i.test(t.trim()));
 }
 
 function toJobPostingFields(node: JsonObject, nodes: ReadonlyMap<string, JsonObject>): JobPostingFields | null {

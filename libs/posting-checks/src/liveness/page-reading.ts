@@ -109,7 +109,7 @@ export function readPostingPage(response: PostingResponse, ctx: PageReadingConte
     add('not_html', `the posting URL answered ${response.contentType ?? 'an unknown content type'}, not a page`);
     return result('unknown', 'not_html');
   }
-  const reading = readPage(page, ctx.now, add);
+  const reading = readPage(page, readJobPostingLd(html), ctx.now, add);
   if (target === 'elsewhere' && reading.verdict === 'open') {
     add('redirected_elsewhere', `the posting URL now redirects to another page (${truncate(finalUrl, 200)}); what it offers may be another job`);
     return result('unknown', 'redirected_elsewhere');
@@ -119,8 +119,7 @@ export function readPostingPage(response: PostingResponse, ctx: PageReadingConte
 
 type Add = (kind: string, detail: string, status?: number | null) => void;
 
-function readPage(page: ScannedPage, now: Date, add: Add): Omit<PageReading, 'evidence'> {
-  const ld = readJobPostingLd(page.jsonLd);
+function readPage(page: ScannedPage, ld: JobPostingLd | null, now: Date, add: Add): Omit<PageReading, 'evidence'> {
   const applyForm = page.forms.findIndex((form, i) => isApplicantForm(form, i, page.controls));
   const enabledApply = page.controls.find((c) => !c.disabled && isApplyControl(c) && !(c.form >= 0 && c.form === applyForm));
   const disabledApply = page.controls.find((c) => c.disabled && isApplyControl(c) && !(c.form >= 0 && isApplicantForm(page.forms[c.form], c.form, page.controls)));

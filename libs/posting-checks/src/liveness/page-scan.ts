@@ -3,8 +3,8 @@ import { decodeHtmlEntities } from '@jobctrl/shared/html';
 /**
  * One linear pass over a posting page's HTML that keeps only what the liveness reading needs: the
  * page's own text split by where it sits (main content vs. site chrome and "related jobs"
- * widgets), its apply controls and forms, its JSON-LD blocks and the marks anti-bot challenge
- * pages leave.
+ * widgets), its apply controls and forms and the marks anti-bot challenge pages leave (its JSON-LD
+ * is read by @jobctrl/shared/html).
  *
  * The page is hostile input. So this is a hand-written scanner, not a chain of regexes: every
  * character is looked at a bounded number of times (indexOf from a moving cursor, never a lazy
@@ -61,8 +61,6 @@ export interface ScannedPage {
   scripts: number;
   /** An app root (`#app`, `#root`, `#__next`, `[data-reactroot]`…): with little text, a client-rendered shell. */
   appRoot: boolean;
-  /** Raw bodies of `<script type="application/ld+json">` blocks. */
-  jsonLd: string[];
   /** Visible controls (chrome and hidden elements excluded). */
   controls: ScannedControl[];
   forms: ScannedForm[];
@@ -90,8 +88,6 @@ const LABEL_CAP = 120;
 const MAX_CONTROLS = 400;
 const MAX_FORMS = 40;
 const MAX_FIELDS_PER_FORM = 60;
-const MAX_JSON_LD_BLOCKS = 20;
-const MAX_JSON_LD_CHARS = 500_000;
 const MAX_ATTRS = 48;
 const MAX_ATTR_VALUE = 2_000;
 
@@ -136,7 +132,7 @@ export function scanPage(html: string): ScannedPage {
 class Scanner {
   private readonly out: ScannedPage = {
     title: '', headings: [], mainText: '', bodyText: '', chromeText: '', hasMainRegion: false, scripts: 0,
-    appRoot: false, jsonLd: [], controls: [], forms: [], challengeMarkers: [],
+    appRoot: false, controls: [], forms: [], challengeMarkers: [],
   };
   private readonly main: string[] = [];
   private readonly body: string[] = [];
@@ -144,7 +140,6 @@ class Scanner {
   private mainLen = 0;
   private bodyLen = 0;
   private chromeLen = 0;
-  private jsonLdChars = 0;
   private h1Text: string[] | null = null;
   private readonly stack: Frame[] = [];
   /** How many frames of each name are open: an end tag with nothing to close costs O(1). */
@@ -228,13 +223,8 @@ class Scanner {
 
   private script(attrs: Attrs, content: string): void {
     const type = (attrs.get('type') ?? '').split(';')[0].trim().toLowerCase();
-    if (type === 'application/ld+json') {
-      if (this.out.jsonLd.length < MAX_JSON_LD_BLOCKS && this.jsonLdChars + content.length <= MAX_JSON_LD_CHARS) {
-        this.out.jsonLd.push(content);
-        this.jsonLdChars += content.length;
-      }
-      return;
-    }
+    // JSON-LD is data, not a script that renders the page (@jobctrl/shared/html reads it).
+    if (type === 'application/ld+json') return;
     this.out.scripts++;
     this.markers(attrs.get('src') ?? '');
     // Challenge pages configure themselves inline (window._cf_chl_opt, DataDome's dd={…}); only the

@@ -130,25 +130,41 @@ function removeDelimited(html: string, open: RegExp, closeFor: (match: RegExpExe
 
 /**
  * Every `<script>` element of a page, in document order: its attribute text and its raw content
- * (an unclosed one runs to the end of the document). Linear in the page, whatever it contains:
- * pages are hostile input.
+ * (an unclosed one runs to the end of the document). A script inside an HTML comment is not on the
+ * page (an unclosed comment runs to the end, as browsers read it). Linear in the page, whatever it
+ * contains: pages are hostile input, so the next script and the next comment are each searched
+ * for once from where the scan stands and kept until the scan passes them.
  */
 export function scriptElements(html: string): Array<{ attrs: string; body: string }> {
   const open = new RegExp(`<script\\b(${ATTRS})>`, 'gi');
+  const nextScript = (from: number): RegExpExecArray | null => {
+    open.lastIndex = from;
+    return open.exec(html);
+  };
   const lower = html.toLowerCase();
   const out: Array<{ attrs: string; body: string }> = [];
-  let pos = 0;
-  for (;;) {
-    open.lastIndex = pos;
-    const match = open.exec(html);
-    if (!match) return out;
-    const close = lower.indexOf('</script', open.lastIndex);
-    out.push({ attrs: match[1] ?? '', body: html.slice(open.lastIndex, close < 0 ? html.length : close) });
+  let script = nextScript(0);
+  let comment = lower.indexOf('<!--');
+  while (script) {
+    if (comment >= 0 && comment < script.index) {
+      // From "<!" on: "<!-->" and "<!--->" are (empty) comments that end themselves.
+      const end = lower.indexOf('-->', comment + 2);
+      if (end < 0) return out;
+      const pos = end + 3;
+      comment = lower.indexOf('<!--', pos);
+      if (script.index < pos) script = nextScript(pos);
+      continue;
+    }
+    const bodyStart = script.index + script[0].length;
+    const close = lower.indexOf('</script', bodyStart);
+    out.push({ attrs: script[1] ?? '', body: html.slice(bodyStart, close < 0 ? html.length : close) });
     if (close < 0) return out;
     const end = html.indexOf('>', close);
     if (end < 0) return out;
-    pos = end + 1;
+    script = nextScript(end + 1);
+    if (comment >= 0 && comment <= end) comment = lower.indexOf('<!--', end + 1);
   }
+  return out;
 }
 
 /**
