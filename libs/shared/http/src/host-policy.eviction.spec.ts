@@ -1,6 +1,9 @@
 import { HostPolicyHttpClient } from './host-policy.http-client';
 import { FakeClock } from './testing/fake-clock.testing';
 
+/** The scripted hosts do not exist: the address rule is told they are public instead of asking DNS. */
+const PUBLIC = async () => [{ address: '93.184.216.34', family: 4 }];
+
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A fetch that answers from a script and records each call with the clock time it started. */
@@ -20,7 +23,7 @@ describe('HostPolicyHttpClient: bounded host state', () => {
   it('forgets the gates of hosts idle past hostIdleEvictMs', async () => {
     const clock = new FakeClock(0);
     const { fetch } = scriptedFetch(clock, (url) => (url.endsWith('/robots.txt') ? 404 : 200));
-    const client = new HostPolicyHttpClient({ clock, fetch, minSpacingMs: 0, robotsTtlMs: 5 * MIN, hostIdleEvictMs: 10 * MIN });
+    const client = new HostPolicyHttpClient({ clock, fetch, resolve: PUBLIC, minSpacingMs: 0, robotsTtlMs: 5 * MIN, hostIdleEvictMs: 10 * MIN });
     for (let i = 0; i < 20; i++) await client.getJson(`http://h${i}.test/jobs`);
     expect(Object.keys(client.stats())).toHaveLength(20);
     clock.advance(11 * MIN);
@@ -31,7 +34,7 @@ describe('HostPolicyHttpClient: bounded host state', () => {
   it('a host in cooldown keeps its gate past the idle time, so the cooldown still holds', async () => {
     const clock = new FakeClock(0);
     const { calls, fetch } = scriptedFetch(clock, (url) => (url.endsWith('/robots.txt') ? 404 : url.includes('busy') && clock.now() === 0 ? 503 : 200));
-    const client = new HostPolicyHttpClient({ clock, fetch, minSpacingMs: 0, maxAttempts: 1, defaultCooldownMs: 20 * MIN, hostIdleEvictMs: 10 * MIN });
+    const client = new HostPolicyHttpClient({ clock, fetch, resolve: PUBLIC, minSpacingMs: 0, maxAttempts: 1, defaultCooldownMs: 20 * MIN, hostIdleEvictMs: 10 * MIN });
     await expect(client.getJson('http://busy.test/a')).rejects.toMatchObject({ status: 503 });
     clock.advance(11 * MIN);
     await client.getJson('http://other.test/a'); // sweeps
@@ -49,7 +52,7 @@ describe('HostPolicyHttpClient: bounded host state', () => {
   it('keeps at most maxRobotsEntries robots verdicts: the oldest is fetched again, a recent one is not', async () => {
     const clock = new FakeClock(0);
     const { calls, fetch } = scriptedFetch(clock, (url) => (url.endsWith('/robots.txt') ? 404 : 200));
-    const client = new HostPolicyHttpClient({ clock, fetch, minSpacingMs: 0, maxRobotsEntries: 2 });
+    const client = new HostPolicyHttpClient({ clock, fetch, resolve: PUBLIC, minSpacingMs: 0, maxRobotsEntries: 2 });
     for (const host of ['a', 'b', 'c', 'c', 'a']) await client.getJson(`http://${host}.test/x`);
     const robots = calls.filter((c) => c.url.endsWith('/robots.txt')).map((c) => c.url);
     expect(robots).toEqual(['http://a.test/robots.txt', 'http://b.test/robots.txt', 'http://c.test/robots.txt', 'http://a.test/robots.txt']);

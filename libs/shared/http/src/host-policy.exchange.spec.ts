@@ -4,6 +4,9 @@ import { RequestTimeoutError, ResponseTooLargeError, RobotsBlockedError, TooMany
 import { FakeClock } from './testing/fake-clock.testing';
 import { TestServer, waitFor } from './testing/test-server.testing';
 
+/** The test servers listen on loopback, which the crawler refuses unless allowed_private_hosts lists it. */
+const LOOPBACK = ['127.0.0.1', 'localhost'];
+
 const A = '127.0.0.1';
 const B = 'localhost';
 const HTML = 'text/html';
@@ -26,7 +29,7 @@ function sequence(codes: number[]) {
 }
 
 function fastOptions(overrides: HostPolicyOptions = {}): HostPolicyOptions {
-  return { minSpacingMs: 0, backoffBaseMs: 1, backoffMaxMs: 4, random: () => 0.5, respectRobots: false, ...overrides };
+  return { allowedPrivateHosts: LOOPBACK, minSpacingMs: 0, backoffBaseMs: 1, backoffMaxMs: 4, random: () => 0.5, respectRobots: false, ...overrides };
 }
 
 function portKey(server: TestServer, host: string): string {
@@ -181,7 +184,7 @@ describe('HostPolicyHttpClient.reserveHost', () => {
     server = new TestServer(() => clock.now());
     await server.start();
     server.route('/page', reply(200, 'ok'));
-    const client = new HostPolicyHttpClient({ minSpacingMs: 2000, respectRobots: false, defaultCooldownMs: 60_000, clock });
+    const client = new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: 2000, respectRobots: false, defaultCooldownMs: 60_000, clock });
     const key = portKey(server, A);
 
     const first = await client.reserveHost(server.url('/img/1.png'));
@@ -217,7 +220,7 @@ describe('HostPolicyHttpClient.reserveHost', () => {
     server = new TestServer();
     await server.start();
     server.route('/robots.txt', reply(200, 'User-agent: *\nDisallow: /private\n'));
-    const client = new HostPolicyHttpClient({ minSpacingMs: 0 });
+    const client = new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: 0 });
 
     await expect(client.reserveHost(server.url('/private/doc'), { robots: true })).rejects.toBeInstanceOf(RobotsBlockedError);
     const held = await client.reserveHost(server.url('/private/asset.js'));

@@ -1,8 +1,10 @@
+import { AddressGuard, type ResolveHost } from './address-guard.rules';
 import { decodeBody, cancelQuietly, readBodyCapped } from './body-reader.util';
 import { type Clock, raceAbort, sleep, systemClock } from './clock.util';
 import { HostGate, type HostGateLimits } from './host-gate.scheduler';
 import type { HostStats, HttpClient } from './http-client.model';
 import {
+  HostRefusedError,
   HttpClientError,
   HttpStatusError,
   InvalidUrlError,
@@ -14,6 +16,7 @@ import {
   TooManyRedirectsError,
 } from './http.errors';
 import { isPathAllowed, parseRobotsTxt, type RobotsTxt } from './robots.rules';
+import { createPinnedFetch } from './pinned-fetch.transport';
 import { backoffDelayMs, parseRetryAfterMs } from './retry.rules';
 
 export interface HostPolicyOptions {
@@ -52,12 +55,27 @@ export interface HostPolicyOptions {
   clock?: Clock;
   /** Jitter source in [0, 1). */
   random?: () => number;
+  /**
+   * allowed_private_hosts: hosts (names or IP literals) the crawler may reach although they are or
+   * resolve to private, loopback, link-local or metadata addresses; every other such URL is refused
+   * with HostRefusedError (default: none).
+   */
+  allowedPrivateHosts?: readonly string[];
+  /** The address guard's resolver (tests; default dns.lookup). */
+  resolve?: ResolveHost;
+  /**
+   * The transport. The default one connects only to addresses the guard admitted; a replacement
+   * (a test's script) is still asked for nothing the guard refused, but its own connections are its business.
+   */
   fetch?: typeof fetch;
 }
 
-type ResolvedOptions = Required<Omit<HostPolicyOptions, 'perHost'>> & { perHost: Record<string, Partial<HostGateLimits>> };
+type ResolvedOptions = Required<Omit<HostPolicyOptions, 'perHost' | 'allowedPrivateHosts' | 'resolve' | 'fetch'>> & {
+  perHost: Record<string, Partial<HostGateLimits>>;
+  fetch: typeof fetch;
+};
 
-const DEFAULTS: ResolvedOptions = {
+const DEFAULTS: Omit<ResolvedOptions, 'fetch'> = {
   userAgent: 'jobctrl/0.1 (self-hosted job search; respects robots.txt)',
   robotsUserAgentToken: 'jobctrl',
   minSpacingMs: 2000,
@@ -78,7 +96,6 @@ const DEFAULTS: ResolvedOptions = {
   maxRedirects: 5,
   clock: systemClock,
   random: Math.random,
-  fetch: (input, init) => fetch(input, init),
 };
 
 type RobotsState = { kind: 'rules'; robots: RobotsTxt } | { kind: 'allow-all' } | { kind: 'unreachable' };
@@ -186,10 +203,14 @@ export class HostPolicyHttpClient implements HttpClient {
   private readonly robotsCache = new Map<string, { state: RobotsState; expiresAt: number }>();
   private readonly robotsPending = new Map<string, PendingRobots>();
   private lastSweepAt = Number.NEGATIVE_INFINITY;
+  /** The address rule every request and redirect hop passes (also for reserveHost's browser requests). */
+  readonly guard: AddressGuard;
 
   constructor(options: HostPolicyOptions = {}) {
-    const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-    this.options = { ...DEFAULTS, ...defined } as ResolvedOptions;
+    const { allowedPrivateHosts, resolve, ...rest } = options;
+    const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+    this.guard = new AddressGuard({ allowedPrivateHosts, resolve });
+    this.options = { ...DEFAULTS, fetch: createPinnedFetch(this.guard), ...defined } as ResolvedOptions;
     validateOptions(this.options);
   }
 
@@ -249,6 +270,7 @@ export class HostPolicyHttpClient implements HttpClient {
    */
   async reserveHost(rawUrl: string, opts: { signal?: AbortSignal; robots?: boolean } = {}): Promise<HostReservation> {
     const url = parseHttpUrl(rawUrl);
+    await this.refuseForbiddenAddress(url);
     if (opts.robots) await this.checkRobots(url, opts.signal);
     const gate = this.gateFor(url);
     const release = await gate.acquire(url.href, opts.signal);
@@ -298,6 +320,8 @@ export class HostPolicyHttpClient implements HttpClient {
     let kind: ExchangeRequestKind = 'first';
     for (;;) {
       if (signal?.aborted) throw new RequestAbortedError(url.href, signal.reason);
+      // Before robots.txt and the gate: a refused host is asked for nothing, not even robots.txt.
+      await this.refuseForbiddenAddress(url);
       await this.checkRobots(url, signal);
       await settings.beforeRequest?.(url.href, { kind });
 
@@ -379,6 +403,20 @@ export class HostPolicyHttpClient implements HttpClient {
     } finally {
       deadline.dispose();
       release();
+    }
+  }
+
+  /**
+   * The address rule, checked up front so a refusal is its own clear error rather than an
+   * "unreachable robots.txt". Only a refusal is thrown here: a resolver failure is left to the
+   * request itself, which reports it as the (retried) network error it is. The default transport
+   * checks again when it connects, to the addresses it then pins.
+   */
+  private async refuseForbiddenAddress(url: URL): Promise<void> {
+    try {
+      await this.guard.check(url);
+    } catch (err) {
+      if (err instanceof HostRefusedError) throw err;
     }
   }
 
@@ -467,7 +505,9 @@ export class HostPolicyHttpClient implements HttpClient {
         return { state: { kind: 'allow-all' }, ttlMs: this.options.robotsTtlMs };
       }
       return unreachable;
-    } catch {
+    } catch (err) {
+      // robots.txt redirected to (or the host now resolves to) a refused address: that is the answer.
+      if (err instanceof HostRefusedError) throw err;
       if (signal.aborted && !deadline.timedOut()) throw new RequestAbortedError(robotsUrl, signal.reason);
       // Timeout, refused connection, reset: all "unreachable" in RFC 9309's terms.
       return unreachable;

@@ -13,6 +13,9 @@ import {
 import { FakeClock } from './testing/fake-clock.testing';
 import { TestServer, waitFor } from './testing/test-server.testing';
 
+/** The test servers listen on loopback, which the crawler refuses unless allowed_private_hosts lists it. */
+const LOOPBACK = ['127.0.0.1', 'localhost'];
+
 const A = '127.0.0.1';
 const B = 'localhost';
 
@@ -50,7 +53,7 @@ function robots(text: string) {
 
 /** Real-clock defaults small enough that retries and spacing never dominate a spec's run. */
 function fastOptions(overrides: HostPolicyOptions = {}): HostPolicyOptions {
-  return { minSpacingMs: 0, backoffBaseMs: 1, backoffMaxMs: 4, random: () => 0.5, ...overrides };
+  return { allowedPrivateHosts: LOOPBACK, minSpacingMs: 0, backoffBaseMs: 1, backoffMaxMs: 4, random: () => 0.5, ...overrides };
 }
 
 async function settle<T>(promise: Promise<T>): Promise<{ value?: T; error?: unknown }> {
@@ -129,7 +132,7 @@ describe('HostPolicyHttpClient', () => {
       const fake = clock as FakeClock;
       const t0 = fake.now();
       for (const path of ['/a', '/b', '/c']) server.route(path, json({ path }));
-      const client = new HostPolicyHttpClient({ minSpacingMs: 1000, clock: fake });
+      const client = new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: 1000, clock: fake });
 
       const results = Promise.all(['/a', '/b', '/c'].map((path) => client.getJson(server.url(path))));
       await waitFor(() => client.stats()[Object.keys(client.stats())[0]]?.queued === 3, 'three queued behind the robots fetch');
@@ -157,7 +160,7 @@ describe('HostPolicyHttpClient', () => {
       await startServer(true);
       const fake = clock as FakeClock;
       server.route('/x', json({ ok: true }));
-      const client = new HostPolicyHttpClient({ minSpacingMs: 60_000, clock: fake });
+      const client = new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: 60_000, clock: fake });
 
       const first = client.getJson(server.url('/x', A));
       const second = client.getJson(server.url('/x', B));
@@ -179,7 +182,7 @@ describe('HostPolicyHttpClient', () => {
       await startServer(true);
       const fake = clock as FakeClock;
       server.route('/jobs', sequence([429, 200], { jobs: 1 }, { 'retry-after': '30' }));
-      const client = new HostPolicyHttpClient({ minSpacingMs: 0, backoffBaseMs: 0, clock: fake });
+      const client = new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: 0, backoffBaseMs: 0, clock: fake });
 
       const result = client.getJson(server.url('/jobs'));
       await waitFor(() => Object.values(client.stats())[0]?.queued === 1, 'retry queued behind the cooldown');
@@ -203,7 +206,7 @@ describe('HostPolicyHttpClient', () => {
       const until = fake.now() + 45_000;
       server.route('/busy', sequence([503, 200], { ok: 'busy' }, { 'retry-after': new Date(until).toUTCString() }));
       server.route('/other', json({ ok: 'other' }));
-      const client = new HostPolicyHttpClient({ minSpacingMs: 0, backoffBaseMs: 0, clock: fake });
+      const client = new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: 0, backoffBaseMs: 0, clock: fake });
 
       const busy = client.getJson(server.url('/busy'));
       await waitFor(() => Object.values(client.stats())[0]?.cooldownUntil === until, 'cooldown from the date');
@@ -221,7 +224,7 @@ describe('HostPolicyHttpClient', () => {
       await startServer(true);
       const fake = clock as FakeClock;
       server.route('/jobs', sequence([429, 200], { ok: true }, { 'retry-after': '86400' }));
-      const client = new HostPolicyHttpClient({ minSpacingMs: 0, backoffBaseMs: 0, maxCooldownMs: 60_000, clock: fake });
+      const client = new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: 0, backoffBaseMs: 0, maxCooldownMs: 60_000, clock: fake });
 
       const result = client.getJson(server.url('/jobs'));
       await waitFor(() => Object.values(client.stats())[0]?.queued === 1, 'retry queued');
@@ -234,7 +237,7 @@ describe('HostPolicyHttpClient', () => {
       await startServer(true);
       const fake = clock as FakeClock;
       server.route('/jobs', sequence([429, 200]));
-      const client = new HostPolicyHttpClient({ minSpacingMs: 0, backoffBaseMs: 0, defaultCooldownMs: 5000, clock: fake });
+      const client = new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: 0, backoffBaseMs: 0, defaultCooldownMs: 5000, clock: fake });
 
       const result = client.getJson(server.url('/jobs'));
       await waitFor(() => Object.values(client.stats())[0]?.queued === 1, 'retry queued');
@@ -345,7 +348,7 @@ describe('HostPolicyHttpClient', () => {
       const fake = clock as FakeClock;
       server.route('/robots.txt', sequence([500, 404]));
       server.route('/jobs', json({ ok: true }));
-      const client = new HostPolicyHttpClient({ minSpacingMs: 0, robotsUnreachableTtlMs: 120_000, clock: fake });
+      const client = new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: 0, robotsUnreachableTtlMs: 120_000, clock: fake });
 
       const { error } = await settle(client.getJson(server.url('/jobs')));
       expect(error).toBeInstanceOf(RobotsBlockedError);
@@ -375,7 +378,7 @@ describe('HostPolicyHttpClient', () => {
       const fake = clock as FakeClock;
       server.route('/robots.txt', robots('User-agent: *\nAllow: /\n'));
       for (const n of [1, 2, 3]) server.route(`/jobs/${n}`, json({ n }));
-      const client = new HostPolicyHttpClient({ minSpacingMs: 0, maxInFlightPerHost: 3, robotsTtlMs: 1000, clock: fake });
+      const client = new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: 0, maxInFlightPerHost: 3, robotsTtlMs: 1000, clock: fake });
 
       await expect(Promise.all([1, 2, 3].map((n) => client.getJson(server.url(`/jobs/${n}`))))).resolves.toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
       expect(server.hitsFor('/robots.txt')).toHaveLength(1);
@@ -546,7 +549,7 @@ describe('HostPolicyHttpClient', () => {
       const fake = clock as FakeClock;
       server.route('/jobs', sequence([429, 200], { ok: true }, { 'retry-after': '600' }));
       server.route('/later', json({ later: true }));
-      const client = new HostPolicyHttpClient({ minSpacingMs: 0, backoffBaseMs: 0, clock: fake });
+      const client = new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: 0, backoffBaseMs: 0, clock: fake });
       const controller = new AbortController();
 
       const pending = settle(client.getJson(server.url('/jobs'), { signal: controller.signal }));
@@ -567,7 +570,7 @@ describe('HostPolicyHttpClient', () => {
       await startServer(true);
       const fake = clock as FakeClock;
       server.route('/jobs', status(500));
-      const client = new HostPolicyHttpClient({ minSpacingMs: 0, backoffBaseMs: 10_000, clock: fake });
+      const client = new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: 0, backoffBaseMs: 10_000, clock: fake });
       const controller = new AbortController();
 
       const pending = settle(client.getJson(server.url('/jobs'), { signal: controller.signal }));
@@ -663,9 +666,9 @@ describe('HostPolicyHttpClient', () => {
   });
 
   it('validates its options', () => {
-    expect(() => new HostPolicyHttpClient({ maxInFlightPerHost: 0 })).toThrow(RangeError);
-    expect(() => new HostPolicyHttpClient({ minSpacingMs: -1 })).toThrow(/minSpacingMs/);
-    expect(() => new HostPolicyHttpClient({ maxResponseBytes: Number.NaN })).toThrow(/maxResponseBytes/);
-    expect(() => new HostPolicyHttpClient({ perHost: { 'a:80': { maxInFlight: 0 } } })).toThrow(/perHost/);
+    expect(() => new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, maxInFlightPerHost: 0 })).toThrow(RangeError);
+    expect(() => new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, minSpacingMs: -1 })).toThrow(/minSpacingMs/);
+    expect(() => new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, maxResponseBytes: Number.NaN })).toThrow(/maxResponseBytes/);
+    expect(() => new HostPolicyHttpClient({ allowedPrivateHosts: LOOPBACK, perHost: { 'a:80': { maxInFlight: 0 } } })).toThrow(/perHost/);
   });
 });

@@ -115,6 +115,31 @@ export class TooManyRedirectsError extends HttpClientError {
   }
 }
 
+/**
+ * The URL's host is, or resolves to, an address the crawler must not reach (loopback, private,
+ * link-local, metadata, ...) and allowed_private_hosts does not list it. Asking again gets the same
+ * answer, so it is not retried.
+ */
+export class HostRefusedError extends HttpClientError {
+  override readonly name = 'HostRefusedError';
+  readonly code = 'host_refused_private_address';
+  readonly retryable = false;
+  readonly host: string;
+  /** The offending address (or the host name itself for a metadata name). */
+  readonly address: string;
+  readonly addressClass: string;
+
+  constructor(url: string, host: string, address: string, addressClass: string) {
+    super(
+      `refused ${url}: host ${host} ${host === address ? 'is' : `resolves to ${address}`}, a ${addressClass} address the crawler does not reach (list the host in allowed_private_hosts to allow it)`,
+      url,
+    );
+    this.host = host;
+    this.address = address;
+    this.addressClass = addressClass;
+  }
+}
+
 export class InvalidUrlError extends HttpClientError {
   override readonly name = 'InvalidUrlError';
   readonly code = 'invalid_url';

@@ -4,3 +4,5 @@ export * from './http-client.model';
 export * from './http.errors';
 export * from './robots.rules';
 export * from './retry.rules';
+export * from './address-guard.rules';
+export * from './pinned-fetch.transport';
