@@ -1,6 +1,7 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { JobsPage } from './jobs.page';
+import { FakeEventSource, installEventSource } from '../testing/fake-event-source';
+import { JobsPage, LIVE_REFRESH_MS } from './jobs.page';
 
 type Answer = { status: number; body: unknown };
 
@@ -84,5 +85,46 @@ describe('Jobs page', () => {
     renderAt('/jobs');
     expect((await screen.findByRole('alert')).textContent).toContain('The API did not answer. Is the API running?');
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+
+  describe('live', () => {
+    let uninstall: () => void;
+    beforeEach(() => (uninstall = installEventSource()));
+    afterEach(() => uninstall());
+
+    it('a job event moves its row to the new stage at once, then one quiet re-fetch brings its score', async () => {
+      let current = { ...job, stage: 'pending_score', score: null as number | null };
+      const calls = stubFetch(() => ({ status: 200, body: { items: [current], total: 1, limit: 25, offset: 0 } }));
+      renderAt('/jobs');
+      const row = (await screen.findByRole('link', { name: 'Platform Engineer' })).closest('tr') as HTMLElement;
+      const stream = FakeEventSource.last as FakeEventSource;
+      expect(stream.url).toBe('/v1/events');
+      act(() => stream.emit('ready', { pollIntervalMs: 1000 }));
+      expect(screen.getByText('Live')).toBeTruthy();
+
+      current = { ...current, stage: 'scored', score: 81 };
+      act(() => {
+        stream.emit('job', { jobKey: 'gh:acme:1', previousStage: 'pending_score', stage: 'scored' });
+        // A burst (another job, the same job again) still makes one request.
+        stream.emit('job', { jobKey: 'gh:other:2', previousStage: null, stage: 'pending_enrichment' });
+        stream.emit('run', { runId: 'r' });
+      });
+      expect(within(row).getByText('scored')).toBeTruthy();
+      expect(within(row).getByRole('cell', { name: '—' })).toBeTruthy();
+      await waitFor(() => expect(within(row).getByRole('cell', { name: '81' })).toBeTruthy(), { timeout: LIVE_REFRESH_MS * 5 });
+      expect(calls).toHaveLength(2);
+      expect(calls[1]).toBe(calls[0]);
+      // The table stayed up during the re-fetch: no Loading line replaced it.
+      expect(screen.queryByText(/Loading jobs/)).toBeNull();
+    });
+
+    it('the stream breaking: the page says it polls and fetches the page again at once', async () => {
+      const calls = stubFetch(() => ({ status: 200, body: { items: [job], total: 1, limit: 25, offset: 0 } }));
+      renderAt('/jobs');
+      await screen.findByRole('link', { name: 'Platform Engineer' });
+      act(() => (FakeEventSource.last as FakeEventSource).fail());
+      expect(screen.getByText(/Polling/)).toBeTruthy();
+      await waitFor(() => expect(calls).toHaveLength(2));
+    });
   });
 });

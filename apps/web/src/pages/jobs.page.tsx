@@ -1,6 +1,11 @@
-import { useState, type FormEvent } from 'react';
+// Jobs: the list with filters in the address bar, sorting and paging. A job's stage change arrives
+// live (GET /v1/events `job`): its row's stage changes at once, and the visible page is fetched
+// again shortly after (one quiet re-fetch for a burst of events) for its score and for jobs that
+// enter or leave the filtered page. While the stream is down the page polls instead.
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, type Schemas } from '../api/client';
+import { liveModeText, useLiveEvents, type LiveEvent } from '../api/live-events';
 import { useApi } from '../api/use-api';
 import { Page } from '../components/page';
 import { Empty, ErrorBanner, FieldErrors, Loading, fieldErrorId } from '../components/states';
@@ -9,17 +14,56 @@ import { AVAILABILITIES, EMPTY_FILTERS, SORTS, STAGES, filtersFromSearch, filter
 import { formatCompensation, formatDate, stageLabel, tone } from './jobs/job-format';
 
 type Job = Schemas['JobView'];
+type Stage = Job['stage'];
+
+/** Job events within this window become one re-fetch of the page (a run moves many jobs at once). */
+export const LIVE_REFRESH_MS = 1000;
+
+/**
+ * The list's live updates: stages from `job` events since the last load, and a quiet re-fetch
+ * (`quiet`: the table stays, no Loading line) at most once per LIVE_REFRESH_MS while events come.
+ */
+function useLiveJobs(reload: () => void, loaded: boolean) {
+  const [stages, setStages] = useState<Record<string, Stage>>({});
+  const [quiet, setQuiet] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const refresh = useCallback(() => {
+    setQuiet(true);
+    reload();
+  }, [reload]);
+  const onEvent = useCallback(
+    (e: LiveEvent) => {
+      if (e.type !== 'job') return;
+      setStages((s) => ({ ...s, [e.data.jobKey]: e.data.stage }));
+      timer.current ??= setTimeout(() => {
+        timer.current = null;
+        refresh();
+      }, LIVE_REFRESH_MS);
+    },
+    [refresh],
+  );
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  // A finished load is newer than the stages seen before it.
+  useEffect(() => {
+    if (!loaded) return;
+    setQuiet(false);
+    setStages({});
+  }, [loaded]);
+  const mode = useLiveEvents(onEvent, refresh);
+  return { stages, quiet, mode };
+}
 
 export function JobsPage() {
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search);
   const { query, errors } = filtersToQuery(filters);
   const list = useApi((signal) => api.get('/v1/jobs', { query, signal }), [JSON.stringify(query)]);
+  const live = useLiveJobs(list.reload, list.state !== 'loading');
   const go = (next: JobFilters) => setSearch(filtersToSearch(next));
   const apiError = list.state === 'error' ? list.error : null;
 
   return (
-    <Page title="Jobs">
+    <Page title="Jobs" actions={<span className="muted live-mode">{liveModeText(live.mode)}</span>}>
       <FiltersForm key={search.toString()} filters={filters} localErrors={errors} apiError={apiError} onApply={go} />
       <div className="form-row list-toolbar">
         <label className="inline">
@@ -33,7 +77,7 @@ export function JobsPage() {
           </select>
         </label>
       </div>
-      {list.state === 'loading' && <Loading what="jobs" />}
+      {list.state === 'loading' && !live.quiet && <Loading what="jobs" />}
       {apiError && <ErrorBanner error={apiError} onRetry={list.reload} />}
       {list.data && list.data.items.length === 0 && (
         <Empty>
@@ -50,7 +94,7 @@ export function JobsPage() {
       )}
       {list.data && list.data.items.length > 0 && (
         <>
-          <JobsTable jobs={list.data.items} />
+          <JobsTable jobs={list.data.items} stages={live.stages} />
           <Pager total={list.data.total} offset={list.data.offset} limit={list.data.limit} onPage={(page) => go(withFilter(filters, 'page', page))} />
         </>
       )}
@@ -144,7 +188,7 @@ function FiltersForm({ filters, localErrors, apiError, onApply }: { filters: Job
   );
 }
 
-function JobsTable({ jobs }: { jobs: Job[] }) {
+function JobsTable({ jobs, stages }: { jobs: Job[]; stages: Record<string, Stage> }) {
   return (
     <table className="data">
       <caption className="visually-hidden">Jobs</caption>
@@ -163,22 +207,25 @@ function JobsTable({ jobs }: { jobs: Job[] }) {
         </tr>
       </thead>
       <tbody>
-        {jobs.map((job) => (
-          <tr key={job.jobKey}>
-            <td>
-              <Link to={`/jobs/${encodeURIComponent(job.jobKey)}`}>{job.title}</Link>
-            </td>
-            <td>{job.company}</td>
-            <td>{job.location ?? (job.remote ? 'Remote' : '—')}</td>
-            <td className="num">{job.score ?? '—'}</td>
-            <td>
-              <span className={`badge ${tone(job.stage)}`}>{stageLabel(job.stage)}</span>
-            </td>
-            <td>{formatCompensation(job.compensation) ?? <span className="muted">{job.salaryText ?? '—'}</span>}</td>
-            <td>{job.availability ? <span className={`badge ${tone(job.availability.state)}`}>{job.availability.state}</span> : <span className="muted">unchecked</span>}</td>
-            <td>{formatDate(job.firstSeenAt)}</td>
-          </tr>
-        ))}
+        {jobs.map((listed) => {
+          const job = { ...listed, stage: stages[listed.jobKey] ?? listed.stage };
+          return (
+            <tr key={job.jobKey}>
+              <td>
+                <Link to={`/jobs/${encodeURIComponent(job.jobKey)}`}>{job.title}</Link>
+              </td>
+              <td>{job.company}</td>
+              <td>{job.location ?? (job.remote ? 'Remote' : '—')}</td>
+              <td className="num">{job.score ?? '—'}</td>
+              <td>
+                <span className={`badge ${tone(job.stage)}`}>{stageLabel(job.stage)}</span>
+              </td>
+              <td>{formatCompensation(job.compensation) ?? <span className="muted">{job.salaryText ?? '—'}</span>}</td>
+              <td>{job.availability ? <span className={`badge ${tone(job.availability.state)}`}>{job.availability.state}</span> : <span className="muted">unchecked</span>}</td>
+              <td>{formatDate(job.firstSeenAt)}</td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );

@@ -4,7 +4,7 @@ import { useApi } from '../api/use-api';
 import { Page } from '../components/page';
 import { Empty, ErrorBanner, Loading } from '../components/states';
 import { QueueStatsRow } from '../components/operations/queue-stat';
-import { useLiveEvents, type LiveEvent } from '../components/pipelines/live-events';
+import { useLiveEvents, type LiveEvent } from '../api/live-events';
 import '../components/pipelines/pipelines.css';
 
 const REFRESH_MS = 5000;

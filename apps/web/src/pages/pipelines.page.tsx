@@ -3,7 +3,7 @@ import { api, type Schemas } from '../api/client';
 import { useApi } from '../api/use-api';
 import { Page } from '../components/page';
 import { Empty, ErrorBanner, Loading } from '../components/states';
-import { useLiveEvents, type LiveEvent } from '../components/pipelines/live-events';
+import { liveModeText, useLiveEvents, type LiveEvent } from '../api/live-events';
 import { RunList } from '../components/pipelines/run-list';
 import { StartRunForm } from '../components/pipelines/start-run-form';
 import { SettingsForm, type SaveResult } from '../components/settings/settings-form';
@@ -38,7 +38,7 @@ export function PipelinesPage() {
   };
 
   return (
-    <Page title="Pipelines" actions={<span className="muted live-mode">{mode === 'live' ? 'Live' : mode === 'polling' ? 'Polling (live updates unavailable)' : 'Connecting…'}</span>}>
+    <Page title="Pipelines" actions={<span className="muted live-mode">{liveModeText(mode)}</span>}>
       <section aria-labelledby="start-title">
         <h2 id="start-title">Start a run</h2>
         {sources.state === 'error' ? <ErrorBanner error={sources.error} onRetry={sources.reload} /> : !sources.data ? <Loading what="sources" /> : <StartRunForm sources={sources.data} onStarted={list.reload} />}

@@ -1,8 +1,9 @@
-// Live updates for a page: GET /v1/events (server-sent events) while it works, polling while it does
-// not. EventSource reconnects by itself after a drop; until its `ready` event arrives again the page
-// polls, so a proxy that buffers or blocks the stream costs freshness, never correctness.
+// Live updates for a page (Pipelines, Operations, Jobs): GET /v1/events (server-sent events) while
+// it works, polling while it does not. EventSource reconnects by itself after a drop; until its
+// `ready` event arrives again the page polls, so a proxy that buffers or blocks the stream costs
+// freshness, never correctness.
 import { useEffect, useRef, useState } from 'react';
-import type { Schemas } from '../../api/client';
+import type { Schemas } from './client';
 
 export type LiveEvent = Schemas['LiveEvent'];
 export type LiveMode = 'connecting' | 'live' | 'polling';
@@ -60,3 +61,6 @@ export function useLiveEvents(onEvent: (e: LiveEvent) => void, poll: () => void)
 
   return mode;
 }
+
+/** The page's status line for the mode. */
+export const liveModeText = (mode: LiveMode): string => (mode === 'live' ? 'Live' : mode === 'polling' ? 'Polling (live updates unavailable)' : 'Connecting…');
