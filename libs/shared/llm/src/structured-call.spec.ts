@@ -136,6 +136,20 @@ describe.each<ModelProviderName>(['openai', 'anthropic'])('structured call over 
     expect(usages).toEqual([expect.objectContaining({ outcome: 'unanswered', estimated: true, costUsd: expect.closeTo(client().estimateCostUsd(request()), 12) })]);
   });
 
+  // Fault suite (issue #15): a model server that dies mid-answer. The request reached it, so it is
+  // charged its worst case; the error is retryable and says what happened, not a bare failure.
+  it('maps a 200 cut off mid-answer (Content-Length not reached, connection closed) to a retryable error, without a repair attempt', async () => {
+    sim.enqueue({ cutOff: true });
+    const err = await expectLlmError(client().generate(request()));
+    expect(err).toMatchObject({ retryable: true });
+    expect(['llm_server', 'llm_network']).toContain(err.code);
+    expect(err.message.length).toBeGreaterThan(10);
+    expect(sim.requests).toHaveLength(1);
+    expect(usages).toEqual([expect.objectContaining({ outcome: 'unanswered', estimated: true })]);
+    // The next call is answered normally.
+    await expect(client().generate(request())).resolves.toMatchObject({ value: { score: 7 } });
+  });
+
   it('repairs an invalid answer once and records both attempts', async () => {
     sim.enqueue({ content: { wrong: 'shape' } });
     const result = await client().generate(request());

@@ -20,6 +20,8 @@ export interface SimulatedLlmRequest {
  * Overrides the answer to one request, in enqueue order:
  * - `{ status, retryAfter? }`: that HTTP status with the protocol's error body (and Retry-After);
  * - `{ malformedBody: true }`: 200 whose body is not JSON;
+ * - `{ cutOff: true }`: 200 announcing the whole answer (Content-Length) but sending only its first
+ *   half before the connection closes — a model server that dies mid-answer;
  * - `{ content }`: 200 with this model answer instead of `respond`'s. A string is sent as raw text
  *   (OpenAI content / an Anthropic text block, no tool call), anything else as the JSON answer;
  * - `{ hangMs }`: answer normally, but only after `hangMs` (on top of `latencyMs`);
@@ -29,6 +31,7 @@ export interface SimulatedLlmRequest {
 export type LlmSimulatorStep =
   | { status: number; retryAfter?: string; message?: string }
   | { malformedBody: true }
+  | { cutOff: true }
   | { content: unknown }
   | { hangMs: number }
   | { holdUntil: Promise<unknown> };
@@ -201,6 +204,12 @@ class LlmSimulatorServer implements LlmSimulator {
       protocol === 'openai'
         ? openAiAnswer(this.sequence, body, answerText, usage)
         : anthropicAnswer(this.sequence, body, simulated.schemaName, answer, usage);
+    if (step && 'cutOff' in step) {
+      const full = Buffer.from(JSON.stringify(reply));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(full.length) });
+      res.write(full.subarray(0, Math.floor(full.length / 2)), () => res.destroy());
+      return;
+    }
     sendJson(res, 200, reply);
   }
 
