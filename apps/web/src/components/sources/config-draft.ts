@@ -10,9 +10,14 @@ export interface DraftItem {
   key: string;
   values: Draft;
 }
-/** Text for string/url/integer/enum (and JSON text for a type this form does not know), a boolean, a list of strings or of items. */
-export type DraftValue = string | boolean | string[] | DraftItem[];
-export type Draft = Record<string, DraftValue>;
+/**
+ * Text for string/url/integer/enum (and JSON text for a type this form does not know), a boolean, a
+ * list of strings or of items, or an object's own draft.
+ */
+export type DraftValue = string | boolean | string[] | DraftItem[] | Draft;
+export interface Draft {
+  [name: string]: DraftValue;
+}
 
 let keys = 0;
 const nextKey = () => `item-${++keys}`;
@@ -32,6 +37,8 @@ function draftValue(field: KindField, stored: unknown, fresh: boolean): DraftVal
       // A new source's required list starts with one item to fill in rather than an empty list.
       return items.length === 0 && fresh && field.required ? [newItem(field.fields ?? [], {})] : items;
     }
+    case 'object':
+      return draftOf(field.fields ?? [], isRecord(value) ? value : {}, fresh);
     case 'string':
     case 'url':
     case 'integer':
@@ -69,6 +76,10 @@ function toConfigValue(field: KindField, value: DraftValue, path: string, errors
     case 'object[]': {
       const items = (value as DraftItem[]).map((item, i) => buildValues(field.fields ?? [], item.values, {}, `${path}[${i}]`, errors));
       return items.length ? items : undefined;
+    }
+    case 'object': {
+      const values = buildValues(field.fields ?? [], value as Draft, {}, path, errors);
+      return Object.keys(values).length ? values : undefined;
     }
     case 'integer': {
       const text = String(value).trim();
@@ -136,6 +147,11 @@ export function placedPaths(fields: readonly KindField[], draft: Draft, prefix =
         leaf.push(...sub.leaf);
         exact.push(...sub.exact);
       });
+    } else if (field.type === 'object') {
+      exact.push(path);
+      const sub = placedPaths(field.fields ?? [], (value ?? {}) as Draft, path);
+      leaf.push(...sub.leaf);
+      exact.push(...sub.exact);
     } else if (field.type === 'string[]') {
       exact.push(path, ...((value ?? []) as string[]).map((_, i) => `${path}[${i}]`));
     } else {

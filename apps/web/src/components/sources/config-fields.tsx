@@ -19,8 +19,9 @@ function only(error: ApiError | null, path: string): ApiError | null {
 const labelOf = (f: KindField) => `${fieldLabel(f.name)}${f.required ? ' (required)' : ''}`;
 
 function hintOf(f: KindField): string | undefined {
-  const bounds = f.type === 'integer' && (f.min !== undefined || f.max !== undefined) ? `${f.min ?? '…'}–${f.max ?? '…'}` : null;
-  const text = [f.description, bounds].filter(Boolean).join(' ');
+  const bounds = f.type === 'integer' && (f.min !== undefined || f.max !== undefined) ? `(${f.min ?? '…'}–${f.max ?? '…'})` : null;
+  const most = f.maxItems !== undefined ? `(at most ${f.maxItems})` : null;
+  const text = [f.description, bounds, most].filter(Boolean).join(' ');
   return text || undefined;
 }
 
@@ -31,7 +32,8 @@ export function ConfigFields({ fields, draft, path, error, onChange }: { fields:
       {fields.map((f) => {
         const at = `${path}.${f.name}`;
         // A key missing from the draft (it was built for other fields) shows as empty, never crashes.
-        const value = draft[f.name] ?? (f.type === 'object[]' || f.type === 'string[]' ? [] : f.type === 'boolean' ? false : '');
+        const value = draft[f.name] ?? (f.type === 'object[]' || f.type === 'string[]' ? [] : f.type === 'boolean' ? false : f.type === 'object' ? {} : '');
+        if (f.type === 'object') return <ObjectField key={f.name} field={f} draft={value as Draft} path={at} error={error} onChange={(v) => set(f.name, v)} />;
         if (f.type === 'object[]') return <ItemsField key={f.name} field={f} items={value as DraftItem[]} path={at} error={error} onChange={(v) => set(f.name, v)} />;
         if (f.type === 'string[]') return <TextListField key={f.name} field={f} values={value as string[]} path={at} error={error} onChange={(v) => set(f.name, v)} />;
         return (
@@ -72,28 +74,36 @@ function leafControl(f: KindField, value: DraftValue, set: (v: DraftValue) => vo
   }
 }
 
-/** A list field's frame: legend, description, the errors on the list itself, the items, Add. */
-function ListFrame({ field, path, error, children, onAdd }: { field: KindField; path: string; error: ApiError | null; children: ReactNode; onAdd: () => void }) {
+/** A field made of controls (a list, an object): legend, description, the errors on the field itself. */
+function Group({ field, path, error, className, children }: { field: KindField; path: string; error: ApiError | null; className: string; children: ReactNode }) {
   const own = only(error, path);
-  const label = fieldLabel(field.name);
   return (
-    <fieldset className="config-list" aria-invalid={own ? true : undefined} aria-describedby={own ? fieldErrorId(path) : undefined}>
+    <fieldset className={className} aria-invalid={own ? true : undefined} aria-describedby={own ? fieldErrorId(path) : undefined}>
       <legend>{labelOf(field)}</legend>
       {hintOf(field) && <p className="hint muted">{hintOf(field)}</p>}
       <FieldErrors error={own} field={path} />
       {children}
-      <button type="button" className="secondary" onClick={onAdd}>
-        Add to {label}
-      </button>
     </fieldset>
+  );
+}
+
+/** A list field: its items, then Add (off once the list holds maxItems). */
+function ListFrame({ field, count, path, error, children, onAdd }: { field: KindField; count: number; path: string; error: ApiError | null; children: ReactNode; onAdd: () => void }) {
+  return (
+    <Group field={field} path={path} error={error} className="config-list">
+      {count === 0 && <p className="muted">None.</p>}
+      {children}
+      <button type="button" className="secondary" onClick={onAdd} disabled={field.maxItems !== undefined && count >= field.maxItems}>
+        Add to {fieldLabel(field.name)}
+      </button>
+    </Group>
   );
 }
 
 function TextListField({ field, values, path, error, onChange }: { field: KindField; values: string[]; path: string; error: ApiError | null; onChange: (v: string[]) => void }) {
   const label = fieldLabel(field.name);
   return (
-    <ListFrame field={field} path={path} error={error} onAdd={() => onChange([...values, ''])}>
-      {values.length === 0 && <p className="muted">None.</p>}
+    <ListFrame field={field} count={values.length} path={path} error={error} onAdd={() => onChange([...values, ''])}>
       {values.map((v, i) => (
         <div className="form-row" key={i}>
           <FormField label={`${label} ${i + 1}`} field={`${path}[${i}]`} error={only(error, `${path}[${i}]`)}>
@@ -112,8 +122,7 @@ function ItemsField({ field, items, path, error, onChange }: { field: KindField;
   const label = fieldLabel(field.name);
   const sub = field.fields ?? [];
   return (
-    <ListFrame field={field} path={path} error={error} onAdd={() => onChange([...items, newItem(sub)])}>
-      {items.length === 0 && <p className="muted">None.</p>}
+    <ListFrame field={field} count={items.length} path={path} error={error} onAdd={() => onChange([...items, newItem(sub)])}>
       {items.map((item, i) => {
         const at = `${path}[${i}]`;
         const own = only(error, at);
@@ -130,5 +139,14 @@ function ItemsField({ field, items, path, error, onChange }: { field: KindField;
         );
       })}
     </ListFrame>
+  );
+}
+
+/** An object with named keys (a base URL per board): its fields in a fieldset of their own. */
+function ObjectField({ field, draft, path, error, onChange }: { field: KindField; draft: Draft; path: string; error: ApiError | null; onChange: (v: Draft) => void }) {
+  return (
+    <Group field={field} path={path} error={error} className="config-object form-row">
+      <ConfigFields fields={field.fields ?? []} draft={draft} path={path} error={error} onChange={onChange} />
+    </Group>
   );
 }

@@ -2,13 +2,14 @@
 // until the route is in the OpenAPI document; then these become aliases of the generated types.
 export interface KindField {
   name: string;
-  type: 'string' | 'integer' | 'boolean' | 'url' | 'enum' | 'string[]' | 'object[]' | (string & {});
+  type: 'string' | 'integer' | 'boolean' | 'url' | 'enum' | 'string[]' | 'object' | 'object[]' | (string & {});
   required: boolean;
   description: string;
   default?: unknown;
   options?: string[];
   min?: number;
   max?: number;
+  maxItems?: number;
   fields?: KindField[];
 }
 

@@ -32,6 +32,7 @@ const KINDS: SourceKindsAnswer = {
           name: 'units',
           type: 'object[]',
           required: true,
+          maxItems: 2,
           description: 'one search per item',
           fields: [
             { name: 'query', type: 'string', required: true, description: 'words to search for' },
@@ -42,7 +43,17 @@ const KINDS: SourceKindsAnswer = {
         { name: 'max_pages', type: 'integer', required: false, description: 'pages per unit', default: 3, min: 1, max: 20 },
         { name: 'remote_only', type: 'boolean', required: false, description: 'only remote postings', default: true },
         { name: 'format', type: 'enum', required: false, description: 'from the extension when not set', options: ['json', 'csv'] },
-        { name: 'base_urls', type: 'object', required: false, description: 'a base URL per board' },
+        {
+          name: 'base_urls',
+          type: 'object',
+          required: false,
+          description: 'a base URL per board',
+          fields: [
+            { name: 'remotive', type: 'url', required: false, description: 'the Remotive API' },
+            { name: 'aggregator', type: 'url', required: false, description: 'the search board' },
+          ],
+        },
+        { name: 'extra', type: 'map', required: false, description: 'a type this UI does not know: JSON' },
       ],
     },
   ],
@@ -52,7 +63,7 @@ const [GREENHOUSE, SEARCH] = KINDS.kinds;
 describe('config draft', () => {
   it('prefills defaults, starts a required list with one item, leaves blanks out and keeps keys no field describes', () => {
     const draft = draftOf(SEARCH.fields, {}, true);
-    expect(draft).toMatchObject({ keywords: [], max_pages: '3', remote_only: true, format: '', base_urls: '' });
+    expect(draft).toMatchObject({ keywords: [], max_pages: '3', remote_only: true, format: '', base_urls: { remotive: '', aggregator: '' }, extra: '' });
     expect(draft.units).toHaveLength(1);
     expect(buildConfig(SEARCH.fields, draft)).toEqual({ config: { units: [{ board: 'remotive' }], max_pages: 3, remote_only: true }, errors: [] });
     expect(buildConfig(GREENHOUSE.fields, draftOf(GREENHOUSE.fields, { board_token: ' acme ', legacy: 1 }), { legacy: 1, company_name: 'Old' }).config).toEqual({
@@ -63,8 +74,8 @@ describe('config draft', () => {
   });
 
   it('a number that is not whole and JSON that does not parse are named on the API\'s paths before any request', () => {
-    const draft = { ...draftOf(SEARCH.fields, { units: [{ query: 'ts' }] }), max_pages: '2.5', base_urls: '{oops' };
-    expect(buildConfig(SEARCH.fields, draft).errors.map((e) => e.field)).toEqual(['config.max_pages', 'config.base_urls']);
+    const draft = { ...draftOf(SEARCH.fields, { units: [{ query: 'ts' }] }), max_pages: '2.5', extra: '{oops' };
+    expect(buildConfig(SEARCH.fields, draft).errors.map((e) => e.field)).toEqual(['config.max_pages', 'config.extra']);
   });
 
   it('labels fields from their names', () => {
@@ -168,6 +179,7 @@ describe('Sources page', () => {
         { field: 'config.units[0].query', value: '', rule: 'is required and must be a non-empty string' },
         { field: 'config.keywords[0]', value: 'x', rule: 'must be at least 2 characters' },
         { field: 'config.units', value: [], rule: 'must list at most 10 units' },
+        { field: 'config.base_urls.aggregator', value: 'x', rule: 'must be an absolute http(s) URL' },
       ]),
     ]);
     fireEvent.click(await screen.findByRole('button', { name: 'Add source' }));
@@ -180,6 +192,8 @@ describe('Sources page', () => {
     const units = within(form).getByRole('group', { name: 'Units (required)' });
     expect(within(units).getAllByRole('group')).toHaveLength(1);
     fireEvent.click(within(units).getByRole('button', { name: 'Add to Units' }));
+    // maxItems 2: the list is full.
+    expect((within(units).getByRole('button', { name: 'Add to Units' }) as HTMLButtonElement).disabled).toBe(true);
     const second = within(units).getByRole('group', { name: 'Units 2' });
     fireEvent.change(within(second).getByLabelText('Query (required)'), { target: { value: 'typescript' } });
     const board = within(second).getByLabelText('Board (required)') as HTMLSelectElement;
@@ -197,13 +211,15 @@ describe('Sources page', () => {
     expect(remote.checked).toBe(true);
     fireEvent.click(remote);
     expect((within(form).getByLabelText('Format') as HTMLSelectElement).value).toBe('');
+    const perBoard = within(form).getByRole('group', { name: 'Base URLs' });
+    fireEvent.change(within(perBoard).getByLabelText('Aggregator'), { target: { value: 'x' } });
 
     await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Add source' })));
     expect(fetchCalls().find((c) => c.method === 'POST')?.body).toEqual({
       kind: 'jobstreaming',
       name: 'searches',
       enabled: true,
-      config: { units: [{ board: 'remotive' }, { query: 'typescript', board: 'aggregator' }], keywords: ['x'], max_pages: 3, remote_only: false },
+      config: { units: [{ board: 'remotive' }, { query: 'typescript', board: 'aggregator' }], keywords: ['x'], max_pages: 3, remote_only: false, base_urls: { aggregator: 'x' } },
     });
     // Each error beside its own control: the second unit's board, the first unit's query, the keyword;
     // the list's own error on the list, not repeated from its items.
@@ -212,6 +228,8 @@ describe('Sources page', () => {
     expect(fieldErrorOf(within(first).getByLabelText('Query (required)'))).toBe('is required and must be a non-empty string');
     expect(fieldErrorOf(within(first).getByLabelText('Board (required)'))).toBe('');
     expect(fieldErrorOf(within(keywords).getByLabelText('Keywords 1'))).toBe('must be at least 2 characters');
+    expect(fieldErrorOf(within(perBoard).getByLabelText('Aggregator'))).toBe('must be an absolute http(s) URL');
+    expect(perBoard.getAttribute('aria-invalid')).toBeNull();
     expect(units.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(units.getAttribute('aria-describedby') ?? '')?.textContent).toBe('must list at most 10 units');
     expect(form.querySelector('.state-error')).toBeNull();
