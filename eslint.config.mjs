@@ -77,6 +77,14 @@ export default [
     },
   },
   {
+    // The fault suite (npm run faults) answers the stack's model calls with the same LLM responder as the
+    // bench, so preparations run to the end against the LLM simulator; nothing else of the worker app.
+    files: ['tools/faults/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': moduleBoundaries(depConstraints, ['^\\.\\./\\.\\./apps/worker/src/test-support/llm-responder$']),
+    },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: an un-awaited promise there is a lost
     // command, so floating promises are errors (needs type information). Matched by path, so workflow
     // files outside the workflows lib (the worker's test workflows, the bench's baseline) obey it too.

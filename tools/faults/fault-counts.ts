@@ -1,0 +1,126 @@
+// What a fault case is judged on, counted from the outside only: the simulator's manifest (what should
+// exist), the API (what the user sees) and Temporal's visibility API (what ran).
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
+import type { FaultStack } from './fault-stack';
+
+export interface RunView {
+  runId: string;
+  state: string;
+  blockedReason: string | null;
+  familiesFailed: string[];
+  error: string | null;
+  jobsDiscovered: number;
+  preparation: { selected: number; completed: number; failed: number } | null;
+  [key: string]: unknown;
+}
+
+export interface JobRow {
+  jobKey: string;
+  idempotencyKey: string;
+  stage: string;
+  [key: string]: unknown;
+}
+
+export const TERMINAL_RUN_STATES = new Set(['completed', 'failed', 'cancelled', 'terminated', 'timed_out']);
+const PENDING_STAGES = new Set(['pending_enrichment', 'pending_score', 'pending_tailor', 'pending_cover']);
+
+export async function jobsOfRun(stack: FaultStack, runId: string): Promise<JobRow[]> {
+  const rows: JobRow[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const page = await stack.json<{ items: JobRow[]; total: number }>(`/v1/jobs?runId=${encodeURIComponent(runId)}&limit=100&offset=${offset}`);
+    rows.push(...page.items);
+    if (rows.length >= page.total || page.items.length === 0) return rows;
+  }
+}
+
+export interface PrepExecution {
+  workflowId: string;
+  runId: string;
+  status: string;
+  /** The input's mode: 'score' (discovery's per-job handoff) or 'full' (a batch), the two legitimate executions of one job. */
+  mode: string;
+}
+
+/**
+ * Every prep-* execution, closed or running, through the visibility API (by id prefix; a server
+ * without STARTS_WITH falls back to the workflow type, filtered by prefix here), with its mode read
+ * from the first event of its history.
+ */
+export async function prepExecutions(client: Client): Promise<PrepExecution[]> {
+  const found: Array<{ workflowId: string; runId: string; status: string }> = [];
+  const collect = async (query: string) => {
+    for await (const wf of client.workflow.list({ query })) {
+      if (wf.workflowId.startsWith('prep-')) found.push({ workflowId: wf.workflowId, runId: wf.runId, status: wf.status.name });
+    }
+  };
+  try {
+    await collect(`WorkflowId STARTS_WITH 'prep-'`);
+  } catch {
+    found.length = 0;
+    await collect(`WorkflowType = 'jobPreparationWorkflow'`);
+  }
+  const out: PrepExecution[] = [];
+  for (const e of found) {
+    const history = await client.workflow.getHandle(e.workflowId, e.runId).fetchHistory();
+    const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+    const input = payload ? defaultPayloadConverter.fromPayload<{ mode?: string }>(payload) : {};
+    out.push({ ...e, mode: input.mode ?? 'score' });
+  }
+  return out;
+}
+
+/**
+ * Executions beyond one per job per mode that did or do real work (running or completed): a failed
+ * execution started again by recovery is a retry, not a second preparation, and is counted apart.
+ */
+export function duplicatePreparations(executions: PrepExecution[], idempotencyKeys: Set<string>): { duplicates: number; failedRetried: number; ids: string[] } {
+  const byKey = new Map<string, number>();
+  let failedRetried = 0;
+  for (const e of executions) {
+    if (!idempotencyKeys.has(e.workflowId.slice('prep-'.length))) continue;
+    if (e.status !== 'RUNNING' && e.status !== 'COMPLETED') {
+      failedRetried += 1;
+      continue;
+    }
+    const key = `${e.workflowId}\u0000${e.mode}`;
+    byKey.set(key, (byKey.get(key) ?? 0) + 1);
+  }
+  const dup = [...byKey].filter(([, n]) => n > 1);
+  return { duplicates: dup.reduce((s, [, n]) => s + n - 1, 0), failedRetried, ids: dup.map(([k]) => k.replace('\u0000', ' ')) };
+}
+
+export function runningPreps(executions: PrepExecution[], idempotencyKeys: Set<string>): number {
+  return executions.filter((e) => e.status === 'RUNNING' && idempotencyKeys.has(e.workflowId.slice('prep-'.length))).length;
+}
+
+/** Jobs a settled run leaves waiting with nothing running for them: as good as lost. */
+export function stuckJobs(jobs: JobRow[]): JobRow[] {
+  return jobs.filter((j) => PENDING_STAGES.has(j.stage));
+}
+
+/**
+ * Failures the user is shown without a reason. A failed run must carry `error`; a failed family is
+ * only a name in the run view, so it needs a reason somewhere the API shows (the run's error); a job
+ * whose capture or preparation failed must say why in its detail.
+ */
+export function unclearFailures(run: RunView, details: Array<Record<string, unknown>>): string[] {
+  const out: string[] = [];
+  if (run.state === 'failed' && !run.error) out.push(`run ${run.runId} failed without error`);
+  if (run.error && /without a recorded reason/.test(run.error)) out.push(`run ${run.runId}: ${run.error}`);
+  for (const family of run.familiesFailed) {
+    const reasons = (run['familyErrors'] ?? run['familiesFailedReasons']) as Record<string, unknown> | undefined;
+    if (!reasons || !reasons[family]) out.push(`family ${family} failed: the run view names it without a reason`);
+  }
+  for (const d of details) {
+    const enrichment = d['enrichment'] as { status?: string; error?: string | null } | undefined;
+    const status = (d['enrichmentStatus'] as string | undefined) ?? enrichment?.status;
+    const error = (d['enrichmentError'] as string | null | undefined) ?? enrichment?.error;
+    if ((status === 'failed' || status === 'source_only') && !error) out.push(`job ${String(d['jobKey'])}: enrichment ${status} without a reason`);
+    if (d['stage'] === 'cover_rejected') {
+      const text = JSON.stringify(d['coverReview'] ?? d['reviews'] ?? null);
+      if (!/issues?/i.test(text) || text === 'null') out.push(`job ${String(d['jobKey'])}: cover_rejected without review issues`);
+    }
+  }
+  return out;
+}
