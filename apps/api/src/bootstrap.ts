@@ -1,7 +1,9 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ResolvedConfig } from '@jobctrl/shared/config';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ConfigError, ResolvedConfig } from '@jobctrl/shared/config';
 import { runMigrations } from '@jobctrl/shared/db';
+import { apiAuthMiddleware, apiTokenIssues, isLoopbackName, jsonDepthErrorHandler, securityHeaders, verifyJsonDepth } from '@jobctrl/shared/api-security';
 import { AppModule } from './app.module';
 import { strictValidationPipe } from './http/validation';
 import { defaultWebDir, serveWebUi } from './http/web-ui';
@@ -9,8 +11,17 @@ import { setupOpenApi } from './openapi/openapi';
 
 /** Builds the API (migrations applied first); used by main and by the e2e tests. `webDir`: the built UI served at / (default: the repo's dist/apps/web). */
 export async function createApi(config: ResolvedConfig, opts: { logger?: false; webDir?: string } = {}): Promise<INestApplication> {
+  const tokenIssues = apiTokenIssues(config.api);
+  if (tokenIssues.length > 0) throw new ConfigError(tokenIssues, config.configPath);
   await runMigrations({ databasePath: config.databasePath });
-  const app = await NestFactory.create(AppModule.forRoot(config), { logger: opts.logger ?? ['log', 'warn', 'error'] });
+  // CORS stays off (Nest enables it only when asked): no Access-Control-Allow-Origin on any answer.
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger: opts.logger ?? ['log', 'warn', 'error'] });
+  // Order matters: express runs these before the routes Nest registers at init, so the headers and the
+  // token check cover everything served — /v1, the event stream, the docs and the UI's files alike.
+  app.use(securityHeaders());
+  app.use(apiAuthMiddleware({ token: config.api.token, boundToLoopback: isLoopbackName(config.api.host) }));
+  app.useBodyParser('json', { limit: '100kb', verify: verifyJsonDepth });
+  app.use(jsonDepthErrorHandler);
   app.useGlobalPipes(strictValidationPipe());
   app.enableShutdownHooks();
   setupOpenApi(app);

@@ -1,0 +1,242 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import { loadConfig } from '@jobctrl/shared/config';
+import { MAX_JSON_DEPTH } from '@jobctrl/shared/api-security';
+import { createApi } from './bootstrap';
+
+const temporalAddress = process.env['JOBCTRL_TEST_TEMPORAL_ADDRESS'];
+if (!temporalAddress) {
+  throw new Error('JOBCTRL_TEST_TEMPORAL_ADDRESS is not set: run `npm test` or `npx nx test api` (the jest globalSetup starts a Temporal dev server)');
+}
+
+const TOKEN = 'tok-3f9c1e7a5b2d4c6e8a0b1c2d3e4f5a6b';
+const root = path.resolve(__dirname, '..', '..', '..');
+
+/** An API on a throwaway config and a fake UI build, built in-process as main builds it. */
+async function api(dir: string, settings: Record<string, unknown>, env: Record<string, string>): Promise<INestApplication> {
+  const configPath = path.join(dir, 'config.json');
+  fs.writeFileSync(configPath, JSON.stringify({ app_dir: 'data', api_port: 0, ...settings }));
+  const webDir = path.join(dir, 'web');
+  fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><div id="root"></div>');
+  fs.writeFileSync(path.join(webDir, 'assets', 'index-abc.js'), 'console.log(1)');
+  const app = await createApi(loadConfig({ path: configPath, env: { TEMPORAL_ADDRESS: temporalAddress as string, ...env } }), { logger: false, webDir });
+  await app.init();
+  return app;
+}
+
+const deepJson = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
+
+describe('API security with api_token_env set', () => {
+  let dir: string;
+  let app: INestApplication;
+  const http = () => request(app.getHttpServer());
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-security-'));
+    app = await api(dir, { api_token_env: 'JOBCTRL_TEST_API_TOKEN' }, { JOBCTRL_TEST_API_TOKEN: TOKEN });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('every route needs the token: missing or wrong → 401 in the API error shape; the right Bearer passes', async () => {
+    for (const url of ['/v1/jobs', '/v1/settings', '/v1/events', '/v1/openapi.json', '/v1/docs', '/v1/pipeline/runs', '/v1/no-such-route', '/', '/jobs', '/assets/index-abc.js']) {
+      const missing = await http().get(url).set('accept', 'application/json').expect(401);
+      expect(missing.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: expect.stringContaining('Bearer') });
+      expect(missing.headers['www-authenticate']).toBe('Bearer realm="jobctrl"');
+      const wrong = await http().get(url).set('authorization', `Bearer ${TOKEN}x`).expect(401);
+      expect(wrong.body.message).toBe('wrong API token');
+      await http().get(url).set('authorization', `Basic ${Buffer.from(`u:${TOKEN}`).toString('base64')}`).expect(401);
+    }
+    for (const url of ['/v1/jobs', '/v1/settings', '/v1/openapi.json', '/', '/assets/index-abc.js']) await http().get(url).set('authorization', `Bearer ${TOKEN}`).expect(200);
+    await http().post('/v1/pipeline/runs').send({ stages: ['discover'] }).expect(401);
+    // A valid cookie does not rescue a wrong Bearer: the caller meant the header.
+    const cookie = await loginCookie();
+    await http().get('/v1/jobs').set('cookie', cookie).set('authorization', 'Bearer nope').expect(401);
+  });
+
+  it('the event stream opens with the token and is refused without it', async () => {
+    await http().get('/v1/events').set('accept', 'text/event-stream').expect(401);
+    const server = app.getHttpServer();
+    const { port } = server.address() ?? (await new Promise((r) => server.listen(0, '127.0.0.1', () => r(server.address()))));
+    const ctrl = new AbortController();
+    const res = await fetch(`http://127.0.0.1:${port}/v1/events`, { headers: { authorization: `Bearer ${TOKEN}` }, signal: ctrl.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    ctrl.abort();
+  });
+
+  it('a token in the query string is refused, even the right one', async () => {
+    for (const key of ['access_token', 'token', 'api_key']) {
+      const res = await http().get(`/v1/jobs?${key}=${TOKEN}`).expect(401);
+      expect(res.body.message).toContain('not accepted');
+      await http().get(`/v1/jobs?${key}=${TOKEN}`).set('authorization', `Bearer ${TOKEN}`).expect(401);
+    }
+  });
+
+  it('health stays open to loopback peers (the local supervisor) with no token', async () => {
+    const res = await http().get('/v1/health').expect(200);
+    expect(res.body.api.status).toBe('up');
+  });
+
+  async function loginCookie(): Promise<string> {
+    const res = await http().post('/v1/auth/login').send({ token: TOKEN }).expect(204);
+    return (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+  }
+
+  it('login sets an HttpOnly, SameSite=Strict, Path=/ cookie (no token in it) that opens the API and the UI; logout ends it', async () => {
+    await http().post('/v1/auth/login').send({ token: 'nope' }).expect(401);
+    const res = await http().post('/v1/auth/login').send({ token: TOKEN }).expect(204);
+    const setCookie = (res.headers['set-cookie'] as unknown as string[])[0];
+    const attrs = setCookie.split(';').map((s) => s.trim());
+    expect(attrs).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Strict', 'Path=/']));
+    expect(attrs.some((a) => a.startsWith('Max-Age='))).toBe(true);
+    expect(setCookie).not.toContain(TOKEN);
+    const cookie = attrs[0];
+    for (const url of ['/v1/jobs', '/', '/v1/openapi.json']) await http().get(url).set('cookie', cookie).expect(200);
+    await http().get('/v1/jobs').set('cookie', `${cookie}x`).expect(401);
+
+    const out = await http().post('/v1/auth/logout').set('cookie', cookie).expect(204);
+    expect((out.headers['set-cookie'] as unknown as string[])[0]).toContain('Max-Age=0');
+    await http().get('/v1/jobs').set('cookie', cookie).expect(401);
+  });
+
+  it('the login page: a browser is sent there from the UI, the form logs in and sends it back; a wrong token shows the page again', async () => {
+    const nav = await http().get('/jobs?stage=prepared').set('accept', 'text/html').expect(303);
+    expect(nav.headers['location']).toBe(`/login?next=${encodeURIComponent('/jobs?stage=prepared')}`);
+    const page = await http().get(nav.headers['location']).expect(200);
+    expect(page.text).toContain('action="/v1/auth/login"');
+    expect(page.text).toContain('value="/jobs?stage=prepared"');
+    expect(page.text).not.toContain('<script');
+
+    const wrong = await http().post('/v1/auth/login').type('form').send({ token: 'nope', next: '/jobs' }).expect(303);
+    expect(wrong.headers['location']).toBe('/login?failed=1&next=%2Fjobs');
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    expect((await http().get(wrong.headers['location']).expect(200)).text).toContain('not the API token');
+
+    const ok = await http().post('/v1/auth/login').type('form').send({ token: TOKEN, next: '//evil.example/' }).expect(303);
+    expect(ok.headers['location']).toBe('/');
+    await http().get('/jobs').set('cookie', (ok.headers['set-cookie'] as unknown as string[])[0].split(';')[0]).expect(200);
+  });
+
+  it('a cross-site form post cannot log in (login CSRF)', async () => {
+    await http().post('/v1/auth/login').set('origin', 'https://evil.example').type('form').send({ token: TOKEN }).expect(403);
+  });
+});
+
+describe('API security on the default loopback bind (no token)', () => {
+  let dir: string;
+  let app: INestApplication;
+  const http = () => request(app.getHttpServer());
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-security-'));
+    app = await api(dir, {}, {});
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('CORS is off: no Access-Control-Allow-Origin on any answer, a preflight is refused', async () => {
+    for (const url of ['/v1/health', '/v1/jobs', '/', '/login', '/v1/openapi.json']) {
+      const res = await http().get(url).set('origin', 'https://evil.example');
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    }
+    const preflight = await http().options('/v1/pipeline/runs').set('origin', 'https://evil.example').set('access-control-request-method', 'POST').set('access-control-request-headers', 'content-type');
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(preflight.headers['access-control-allow-methods']).toBeUndefined();
+  });
+
+  it('a hostile page cannot post to the loopback API (a simple cross-site request needs no preflight), nor reach it by DNS rebinding', async () => {
+    const cross = await http().post('/v1/pipeline/runs').set('origin', 'https://evil.example').set('content-type', 'text/plain').send('{"stages":["discover"]}').expect(403);
+    expect(cross.body).toMatchObject({ statusCode: 403, message: expect.stringContaining('evil.example') });
+    await http().post('/v1/pipeline/runs').set('sec-fetch-site', 'cross-site').send({ stages: ['discover'] }).expect(403);
+    await http().post('/v1/pipeline/runs').set('origin', 'null').send({ stages: ['discover'] }).expect(403);
+    const rebound = await http().get('/v1/settings').set('host', 'rebind.evil.example').expect(403);
+    expect(rebound.body.message).toContain('loopback');
+    // The UI's own requests (same origin) and `nx serve web` (another loopback port) still pass the origin check.
+    const port = 3999;
+    for (const origin of [`http://127.0.0.1:${port}`, 'http://localhost:4200']) {
+      const res = await http().patch('/v1/settings').set('host', `127.0.0.1:${port}`).set('origin', origin).send({ no_such_key: 1 });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([expect.objectContaining({ field: 'no_such_key' })]);
+    }
+    // Without a token the login routes are a no-op, not an error.
+    await http().get('/login').expect(303);
+  });
+
+  it('security headers (helmet) on API, UI, login and docs answers; the CSP lets the UI load its own files', async () => {
+    for (const url of ['/v1/health', '/v1/jobs', '/v1/no-such-route', '/', '/jobs', '/assets/index-abc.js', '/login', '/v1/docs', '/v1/openapi.json']) {
+      const res = await http().get(url);
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
+  it(`JSON nested deeper than ${MAX_JSON_DEPTH} levels is a 400 naming the limit; the body size cap stays`, async () => {
+    const deep = await http().patch('/v1/settings').set('content-type', 'application/json').send(deepJson(MAX_JSON_DEPTH + 1)).expect(400);
+    expect(deep.body).toMatchObject({ statusCode: 400, error: 'Bad Request', errors: [{ field: '(body)', rule: expect.stringContaining(`at most ${MAX_JSON_DEPTH} levels`) }] });
+    // At the bound the body is parsed and judged by the route's own rules (an unknown key here).
+    const atBound = await http().patch('/v1/settings').set('content-type', 'application/json').send(deepJson(MAX_JSON_DEPTH)).expect(400);
+    expect(JSON.stringify(atBound.body)).not.toContain('levels');
+    // 100 kB of brackets: refused by depth before any parse.
+    await http().post('/v1/pipeline/runs').set('content-type', 'application/json').send('['.repeat(90_000)).expect(400);
+    await http().post('/v1/pipeline/runs').set('content-type', 'application/json').send(JSON.stringify({ stages: ['discover'], pad: 'x'.repeat(200_000) })).expect(413);
+  });
+});
+
+describe('API start-up refusals (main, spawned)', () => {
+  /** Runs apps/api/src/main.ts as `nx serve api` does; resolves its exit code and stderr. */
+  function runMain(settings: Record<string, unknown>, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-security-main-'));
+    const configPath = path.join(dir, 'config.json');
+    fs.writeFileSync(configPath, JSON.stringify({ app_dir: 'data', api_port: 0, ...settings }));
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, JOBCTRL_CONFIG: configPath, TS_NODE_PROJECT: 'tsconfig.base.json', TEMPORAL_ADDRESS: temporalAddress };
+    delete childEnv['JOBCTRL_TEST_API_TOKEN'];
+    for (const [k, v] of Object.entries(env)) childEnv[k] = v;
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', 'apps/api/src/main.ts'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.resume();
+    return new Promise((resolve) =>
+      child.on('exit', (code) => {
+        fs.rmSync(dir, { recursive: true, force: true });
+        resolve({ code, stderr });
+      }),
+    );
+  }
+
+  it('api_token_env set but its variable unset or empty, or a non-loopback bind without a token: exit 78 naming the key (and the variable)', async () => {
+    // In parallel: each start compiles the API's sources through ts-node first.
+    const [unset, empty, open] = await Promise.all([
+      runMain({ api_token_env: 'JOBCTRL_TEST_API_TOKEN' }, {}),
+      runMain({ api_token_env: 'JOBCTRL_TEST_API_TOKEN' }, { JOBCTRL_TEST_API_TOKEN: '' }),
+      runMain({ api_host: '0.0.0.0' }, {}),
+    ]);
+    for (const { code, stderr } of [unset, empty]) {
+      expect(code).toBe(78);
+      expect(stderr).toContain('invalid configuration, not starting');
+      expect(stderr).toContain('"api_token_env" = "JOBCTRL_TEST_API_TOKEN"');
+      expect(stderr).toContain('JOBCTRL_TEST_API_TOKEN is unset or empty');
+    }
+    expect(open.code).toBe(78);
+    expect(open.stderr).toContain('"api_token_env" = undefined: is required when api_host is not a loopback address');
+  }, 180_000);
+});

@@ -1,0 +1,30 @@
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * Where to go after logging in: a path on this site only. Anything else ('//evil.example', a full
+ * URL, a backslash trick) becomes '/', so the login form is no open redirect.
+ */
+export function safeNext(next: unknown): string {
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || /[\\\r\n\t]/.test(next)) return '/';
+  return next.length > 2000 ? '/' : next;
+}
+
+/**
+ * GET /login: a plain form (no script, so the CSP needs no exception) that POSTs the token to
+ * /v1/auth/login, which sets the session cookie and sends the browser on to `next`.
+ */
+export function loginPage(opts: { next: string; failed: boolean }): string {
+  const failed = opts.failed ? '<p role="alert" style="color:#b00020">That token is not the API token. Try again.</p>' : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>jobctrl: log in</title><link rel="icon" href="data:,"></head>
+<body style="font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;line-height:1.5">
+<h1>jobctrl</h1>
+<p>This API requires its token (the value of the environment variable <code>api_token_env</code> names in config.json).</p>
+${failed}
+<form method="post" action="/v1/auth/login">
+<input type="hidden" name="next" value="${escapeHtml(opts.next)}">
+<label for="token">API token</label><br>
+<input id="token" name="token" type="password" autocomplete="current-password" required autofocus style="width:100%;padding:.4rem">
+<p><button type="submit">Log in</button></p>
+</form>
+</body></html>`;
+}
