@@ -1,4 +1,4 @@
-import { describeApiError, errorsFor, queryString, toApiError } from './http';
+import { apiRequest, ApiRequestError, describeApiError, errorsFor, loginUrl, queryString, toApiError, unauthorized } from './http';
 
 describe('API errors', () => {
   it('a 400 keeps each field error (field, value, rule) and the message', () => {
@@ -39,5 +39,29 @@ describe('queryString', () => {
   it('leaves out unset values and repeats arrays', () => {
     expect(queryString({ a: 1, b: '', c: null, d: undefined, e: ['x', 'y'], f: false })).toBe('?a=1&e=x&e=y&f=false');
     expect(queryString({})).toBe('');
+  });
+});
+
+describe('a 401 (the API wants its token)', () => {
+  const realFetch = globalThis.fetch;
+  const realGo = unauthorized.go;
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+    unauthorized.go = realGo;
+  });
+
+  // jsdom has no Response: the part of one apiRequest reads.
+  const answer = (status: number, body: unknown) => (async () => ({ status, ok: status < 300, text: async () => JSON.stringify(body), headers: new Map<string, string>() })) as unknown as typeof fetch;
+
+  it('sends the browser to the API’s login page, which brings it back to the page it was on', async () => {
+    expect(loginUrl({ pathname: '/jobs', search: '?stage=prepared' })).toBe('/login?next=%2Fjobs%3Fstage%3Dprepared');
+    const visited: string[] = [];
+    unauthorized.go = (url) => visited.push(url);
+    globalThis.fetch = answer(401, { statusCode: 401, error: 'Unauthorized', message: 'this API requires its token' });
+    await expect(apiRequest('GET', '/v1/jobs')).rejects.toBeInstanceOf(ApiRequestError);
+    expect(visited).toEqual([loginUrl(window.location)]);
+    globalThis.fetch = answer(403, {});
+    await expect(apiRequest('GET', '/v1/jobs')).rejects.toBeInstanceOf(ApiRequestError);
+    expect(visited).toHaveLength(1);
   });
 });

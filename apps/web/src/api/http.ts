@@ -110,6 +110,14 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** The API's login page (served by the API, not this app), sending the browser back to `here` afterwards. */
+export function loginUrl(here: { pathname: string; search: string }): string {
+  return `/login?next=${encodeURIComponent(`${here.pathname}${here.search}`)}`;
+}
+
+/** Where a 401 sends the browser; a test swaps `go`. */
+export const unauthorized = { go: (url: string) => window.location.assign(url) };
+
 /** Fetches `path` (e.g. '/v1/jobs'); resolves the parsed JSON (null for an empty body), rejects with ApiRequestError. */
 export async function apiRequest<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> {
   let res: Response;
@@ -133,6 +141,8 @@ export async function apiRequest<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | '
       body = text;
     }
   }
+  // A 401: the API has a token (api_token_env) and this browser's session is missing or over.
+  if (res.status === 401) unauthorized.go(loginUrl(window.location));
   if (!res.ok) throw new ApiRequestError(toApiError(res.status, body, res.headers.get('retry-after')));
   return body as T;
 }
