@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { HEARTBEAT_SCHEMA_VERSION, HeartbeatWriter, WorkerHeartbeatRepository } from '@jobctrl/operations';
 import type { WorkerCapacity } from '@jobctrl/shared/temporal';
 import type { JobctrlWorker } from './create-worker';
+import type { TemporalProbe } from './temporal-probe';
 
 export interface WorkerHeartbeatOptions {
   jw: JobctrlWorker;
@@ -15,6 +16,8 @@ export interface WorkerHeartbeatOptions {
   databasePath: string;
   appDir: string;
   intervalMs: number;
+  /** Whether the worker reaches Temporal right now (a heartbeat alone would read ready during an outage). */
+  temporal: TemporalProbe;
   log?: (message: string) => void;
 }
 
@@ -51,6 +54,7 @@ export function createWorkerHeartbeatWriter(o: WorkerHeartbeatOptions): Heartbea
         executors: { temporalSync: jw.executors.temporalSync.stats(), blockingStage: jw.executors.blockingStage.stats() },
         heartbeatWrites: { ok: writes.ok, failed: writes.failed, skipped: writes.skipped, lastError: writes.lastError },
         runtime,
+        temporal: o.temporal.state(),
       },
     }),
   });

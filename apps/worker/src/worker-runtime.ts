@@ -9,6 +9,7 @@ import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { temporalConnectOptions, workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, JobctrlWorker } from './create-worker';
 import { createWorkerHeartbeatWriter } from './worker-heartbeat';
+import { TemporalProbe } from './temporal-probe';
 import { AvailabilitySchedule, PreparationRecovery } from '@jobctrl/runs/worker';
 
 /** The worker process: connects, builds the Worker, heartbeats, runs until a shutdown signal. */
@@ -34,6 +35,7 @@ export class WorkerRuntime {
     let recovery: PreparationRecovery | undefined;
     let sweeps: AvailabilitySchedule | undefined;
     let clientConnection: Connection | undefined;
+    let probe: TemporalProbe | undefined;
     // Spend ceiling, score threshold, recovery idle time and internal concurrency apply without a
     // restart: everything below reads them through the process's one live reader.
     const preparationLive = () => this.live.worker();
@@ -50,7 +52,7 @@ export class WorkerRuntime {
         pipeline: {
           // Read when a discovery run plans, never frozen at worker start.
           internalConcurrency: () => this.live.pipelineInternalConcurrency(),
-          hostPolicy: this.config.hostPolicy,
+          hostPolicy: { ...this.config.hostPolicy, allowedPrivateHosts: this.config.allowedPrivateHosts },
           browserExecutablePath: this.config.browserExecutablePath,
           preparation: { llm: this.config.llm, live: preparationLive },
           availability: preparationLive,
@@ -63,7 +65,24 @@ export class WorkerRuntime {
         const browserText = typeof browser === 'string' ? browser : `failed to launch (${browser.failed}); renders will retry`;
         this.logger.log(`warm in ${ms} ms: ${cpuThreads} parser threads, browser ${browserText}`);
       }
+      // The client side of the worker (recovery starts, sweeps, the reachability probe). grpc-js backs
+      // off up to 120 s between reconnects by default: after a dev server restart the worker would go
+      // on reading unreachable (and starting nothing) long after it is back, so a short cap.
+      clientConnection = Connection.lazy({
+        address: temporal.address,
+        tls: temporal.tls,
+        apiKey: temporal.apiKey,
+        channelArgs: { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': 2_000 },
+      });
+      const probed = clientConnection;
+      probe = new TemporalProbe({
+        check: (deadlineMs) => probed.withDeadline(Date.now() + deadlineMs, () => probed.workflowService.getSystemInfo({})),
+        intervalMs: this.config.heartbeat.intervalMs,
+        log: (m) => this.logger.warn(m),
+      });
+      probe.start();
       writer = createWorkerHeartbeatWriter({
+        temporal: probe,
         jw,
         capacity,
         repository: this.heartbeats,
@@ -77,8 +96,7 @@ export class WorkerRuntime {
       });
       writer.start();
       const profiles = new ProfileRepository(this.uow);
-      // The recovery starter needs a client; the worker's native connection cannot serve one.
-      clientConnection = Connection.lazy({ address: temporal.address, tls: temporal.tls, apiKey: temporal.apiKey });
+      // (The recovery starter needs a client, opened above: the worker's native connection cannot serve one.)
       recovery = new PreparationRecovery({
         client: new Client({ connection: clientConnection, namespace: temporal.namespace }),
         taskQueue: temporal.taskQueue,
@@ -105,6 +123,7 @@ export class WorkerRuntime {
       // Resolves after a shutdown signal (the SDK handles SIGINT/SIGTERM) once in-flight work drained.
       await jw.worker.run();
     } finally {
+      probe?.stop();
       recovery?.stop();
       sweeps?.stop();
       await clientConnection?.close();

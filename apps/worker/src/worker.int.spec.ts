@@ -16,6 +16,7 @@ import {
 } from '@jobctrl/operations';
 import { createJobctrlWorker, JobctrlWorker } from './create-worker';
 import { createWorkerHeartbeatWriter } from './worker-heartbeat';
+import { TemporalProbe } from './temporal-probe';
 import { createProbeActivities } from './test-support/probe.activities';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
 import { waitFor } from '@jobctrl/tools/processes';
@@ -80,6 +81,8 @@ function heartbeatWriter(jw: JobctrlWorker, taskQueue: string, databasePath: str
     databasePath,
     appDir: path.dirname(databasePath),
     intervalMs: 200,
+    // Never probed here: these tests read capacity, not reachability (the stack e2e covers an outage).
+    temporal: new TemporalProbe({ check: async () => undefined, intervalMs: 200 }),
   });
 }
 

@@ -10,6 +10,18 @@ export interface WorkerHeartbeatPayload {
   executors: { temporalSync: ExecutorStats; blockingStage: ExecutorStats };
   /** How the previous heartbeat write went; a worker whose writes fail turns stale, never crashes. */
   heartbeatWrites: { ok: number; failed: number; skipped: number; lastError: string | null };
+  /**
+   * Whether this worker reaches Temporal right now, and since when (epoch ms). The SQLite heartbeat
+   * keeps being written while the server is down, so without this a cut-off worker would read ready.
+   * Absent in heartbeats of workers built before it (they are taken as reachable).
+   */
+  temporal?: WorkerTemporalState;
+}
+
+export interface WorkerTemporalState {
+  status: 'reachable' | 'unreachable';
+  since: number;
+  error: string | null;
 }
 
 export interface WorkerHeartbeat {

@@ -46,6 +46,20 @@ describe('worker readiness', () => {
     expect(r.reason).toContain('31 s old');
   });
 
+  it('is degraded, naming since when, while every fresh worker reports Temporal unreachable; ready again once one reaches it', () => {
+    const since = now - 20_000;
+    const cutOff = (id: string) => row({ workerId: id, payload: JSON.stringify({ ...PAYLOAD, temporal: { status: 'unreachable', since, error: 'tcp connect error' } }) });
+    const r = classifyWorkerReadiness([cutOff('w1'), cutOff('w2')], ctx);
+    expect(r.status).toBe('degraded');
+    expect(r.temporalUnreachableSince).toBe(new Date(since).toISOString());
+    expect(r.reason).toContain(`temporal: unreachable since ${new Date(since).toISOString()}`);
+    expect(r.reason).toContain('tcp connect error');
+    const back = row({ workerId: 'w3', payload: JSON.stringify({ ...PAYLOAD, temporal: { status: 'reachable', since: now - 1_000, error: null } }) });
+    expect(classifyWorkerReadiness([cutOff('w1'), back], ctx)).toMatchObject({ status: 'ready', temporalUnreachableSince: null });
+    // A stale row's outage says nothing about now.
+    expect(classifyWorkerReadiness([row({ recordedAt: now - 31_000, payload: JSON.stringify({ ...PAYLOAD, temporal: { status: 'unreachable', since, error: null } }) })], ctx).status).toBe('stale');
+  });
+
   it('counts several fresh workers and reports the newest', () => {
     const r = classifyWorkerReadiness([row({ workerId: 'old', recordedAt: now - 5_000 }), row({ workerId: 'new', recordedAt: now - 100 })], ctx);
     expect(r.freshWorkers).toBe(2);
@@ -62,6 +76,7 @@ describe('worker readiness', () => {
     ['a payload without activity counts', { payload: '{"namespace":"default"}' }],
     ['negative activity counts', { payload: JSON.stringify({ ...PAYLOAD, activity: { ...PAYLOAD.activity, remoteActive: -1 } }) }],
     ['a timestamp from the future', { recordedAt: now + 60_000 }],
+    ['a Temporal state that is no state', { payload: JSON.stringify({ ...PAYLOAD, temporal: { status: 'down', since: now } }) }],
   ])('ignores a row with %s', (_label, overrides) => {
     expect(classifyWorkerReadiness([row(overrides)], ctx).status).toBe('missing');
   });

@@ -1,12 +1,18 @@
 import { HEARTBEAT_SCHEMA_VERSION, WorkerHeartbeat } from './worker-heartbeat.model';
 
-export type WorkerReadinessStatus = 'ready' | 'stale' | 'missing';
+/**
+ * `degraded`: heartbeating, but cut off from Temporal (it polls nothing until the server is back;
+ * the SDK worker keeps retrying and resumes by itself).
+ */
+export type WorkerReadinessStatus = 'ready' | 'degraded' | 'stale' | 'missing';
 
 export interface WorkerReadiness {
   status: WorkerReadinessStatus;
   reason: string;
   /** Fresh, schema-valid workers for this database. */
   freshWorkers: number;
+  /** ISO time since when every fresh worker has been unable to reach Temporal; null when one reaches it. */
+  temporalUnreachableSince: string | null;
   newest: null | {
     workerId: string;
     taskQueue: string;
@@ -80,19 +86,29 @@ export function classifyWorkerReadiness(rows: Array<Record<string, unknown>>, ct
       status: 'missing',
       reason: `no valid worker heartbeat for database ${ctx.databasePath}; start the worker (npm start, or nx serve worker)`,
       freshWorkers: 0,
+      temporalUnreachableSince: null,
       newest: null,
     };
   }
   const fresh = valid.filter((hb) => ctx.now - hb.recordedAt <= ctx.staleMs);
   const newest = valid[0];
   const ageMs = Math.max(0, ctx.now - newest.recordedAt);
+  // One fresh worker that reaches Temporal is enough to run work; when none does, the outage is what
+  // health must say (the heartbeats alone would read ready).
+  const cutOff = fresh.map((hb) => hb.payload.temporal).filter((t): t is NonNullable<typeof t> => t?.status === 'unreachable');
+  const degraded = fresh.length > 0 && cutOff.length === fresh.length;
+  const since = degraded ? new Date(Math.min(...cutOff.map((t) => t.since))).toISOString() : null;
+  const lastError = cutOff.find((t) => t.error)?.error;
   return {
-    status: fresh.length > 0 ? 'ready' : 'stale',
+    status: fresh.length === 0 ? 'stale' : degraded ? 'degraded' : 'ready',
     reason:
-      fresh.length > 0
-        ? `${fresh.length} worker(s) heartbeating on task queue ${newest.taskQueue}`
-        : `newest worker heartbeat is ${Math.round(ageMs / 1000)} s old (stale after ${Math.round(ctx.staleMs / 1000)} s)`,
+      fresh.length === 0
+        ? `newest worker heartbeat is ${Math.round(ageMs / 1000)} s old (stale after ${Math.round(ctx.staleMs / 1000)} s)`
+        : degraded
+          ? `temporal: unreachable since ${since} from ${fresh.length} worker(s)${lastError ? ` (${lastError})` : ''}; they reconnect by themselves when it is back`
+          : `${fresh.length} worker(s) heartbeating on task queue ${newest.taskQueue}`,
     freshWorkers: fresh.length,
+    temporalUnreachableSince: since,
     newest: {
       workerId: newest.workerId,
       taskQueue: newest.taskQueue,
@@ -116,5 +132,7 @@ function isValidPayload(payload: unknown): boolean {
   if (!COUNTS.every((k) => Number.isInteger(activity[k]) && (activity[k] as number) >= 0)) return false;
   if (!Array.isArray(activity['detail'])) return false;
   const throughput = activity['throughput'] as Record<string, unknown> | undefined;
-  return !!throughput && Number.isInteger(throughput['windowSeconds']) && Number.isInteger(throughput['remoteCompleted']);
+  if (!throughput || !Number.isInteger(throughput['windowSeconds']) || !Number.isInteger(throughput['remoteCompleted'])) return false;
+  const temporal = (payload as { temporal?: Record<string, unknown> }).temporal;
+  return temporal === undefined || ((temporal['status'] === 'reachable' || temporal['status'] === 'unreachable') && Number.isInteger(temporal['since']));
 }

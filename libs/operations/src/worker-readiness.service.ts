@@ -25,6 +25,7 @@ export class WorkerReadinessService {
         status: 'missing',
         reason: `could not read worker heartbeats: ${err instanceof Error ? err.message : String(err)}`,
         freshWorkers: 0,
+        temporalUnreachableSince: null,
         newest: null,
       };
     }

@@ -392,6 +392,12 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         }
       }
     },
+    "SourcesController_kinds": {
+      "status": 200,
+      "response": {
+        "$ref": "#/components/schemas/SourceKindsView"
+      }
+    },
     "SourcesController_get": {
       "status": 200,
       "response": {
@@ -1036,6 +1042,11 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
           "type": "number",
           "description": "Fresh, schema-valid workers for this database."
         },
+        "temporalUnreachableSince": {
+          "type": "string",
+          "nullable": true,
+          "description": "ISO time since when every fresh worker has been unable to reach Temporal; null when one reaches it."
+        },
         "newest": {
           "type": "object",
           "properties": {
@@ -1081,12 +1092,14 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "status",
         "reason",
         "freshWorkers",
+        "temporalUnreachableSince",
         "newest"
       ]
     },
     "WorkerReadinessStatus": {
       "type": "string",
       "enum": [
+        "degraded",
         "missing",
         "ready",
         "stale"
@@ -2901,6 +2914,144 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "config",
         "createdAt",
         "updatedAt"
+      ]
+    },
+    "SourceKindsView": {
+      "type": "object",
+      "properties": {
+        "kinds": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/SourceKindInfo"
+          }
+        }
+      },
+      "required": [
+        "kinds"
+      ]
+    },
+    "SourceKindInfo": {
+      "type": "object",
+      "properties": {
+        "kind": {
+          "type": "string",
+          "enum": [
+            "arbeitnow",
+            "ashby",
+            "file",
+            "greenhouse",
+            "jobstreaming",
+            "lever",
+            "remoteok",
+            "remotive",
+            "smartrecruiters",
+            "workable"
+          ]
+        },
+        "label": {
+          "type": "string"
+        },
+        "description": {
+          "type": "string"
+        },
+        "fields": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/SourceConfigField"
+          }
+        }
+      },
+      "required": [
+        "kind",
+        "label",
+        "description",
+        "fields"
+      ]
+    },
+    "SourceConfigField": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": "string"
+        },
+        "type": {
+          "$ref": "#/components/schemas/SourceConfigFieldType"
+        },
+        "required": {
+          "type": "boolean",
+          "description": "Missing (or null) is refused with \"is required\"."
+        },
+        "description": {
+          "type": "string"
+        },
+        "default": {
+          "oneOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "number"
+            },
+            {
+              "type": "boolean",
+              "enum": [
+                false
+              ]
+            },
+            {
+              "type": "boolean",
+              "enum": [
+                true
+              ]
+            }
+          ],
+          "description": "The value used when the key is absent."
+        },
+        "options": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "enum: the accepted values."
+        },
+        "min": {
+          "type": "number",
+          "description": "integer: the least value accepted."
+        },
+        "max": {
+          "type": "number",
+          "description": "integer: the greatest value accepted."
+        },
+        "maxItems": {
+          "type": "number",
+          "description": "string[] and object[]: the most items accepted."
+        },
+        "fields": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/SourceConfigField"
+          },
+          "description": "object and object[]: the keys of the object (of each item)."
+        }
+      },
+      "required": [
+        "name",
+        "type",
+        "required",
+        "description"
+      ]
+    },
+    "SourceConfigFieldType": {
+      "type": "string",
+      "enum": [
+        "boolean",
+        "enum",
+        "integer",
+        "object",
+        "object[]",
+        "string",
+        "string[]",
+        "url"
       ]
     },
     "CreateSourceDto": {

@@ -369,6 +369,22 @@ export type paths = {
         patch: operations["SourcesController_update"];
         trace?: never;
     };
+    "/v1/sources/kinds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["SourcesController_kinds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spend": {
         parameters: {
             query?: never;
@@ -956,6 +972,37 @@ export type components = {
             maxObservedActive: number;
             workers: string[];
         };
+        SourceConfigField: {
+            /** @description The value used when the key is absent. */
+            default?: string | number | false | true;
+            description: string;
+            /** @description object and object[]: the keys of the object (of each item). */
+            fields?: components["schemas"]["SourceConfigField"][];
+            /** @description integer: the greatest value accepted. */
+            max?: number;
+            /** @description string[] and object[]: the most items accepted. */
+            maxItems?: number;
+            /** @description integer: the least value accepted. */
+            min?: number;
+            name: string;
+            /** @description enum: the accepted values. */
+            options?: string[];
+            /** @description Missing (or null) is refused with "is required". */
+            required: boolean;
+            type: components["schemas"]["SourceConfigFieldType"];
+        };
+        /** @enum {string} */
+        SourceConfigFieldType: "boolean" | "enum" | "integer" | "object" | "object[]" | "string" | "string[]" | "url";
+        SourceKindInfo: {
+            description: string;
+            fields: components["schemas"]["SourceConfigField"][];
+            /** @enum {string} */
+            kind: "arbeitnow" | "ashby" | "file" | "greenhouse" | "jobstreaming" | "lever" | "remoteok" | "remotive" | "smartrecruiters" | "workable";
+            label: string;
+        };
+        SourceKindsView: {
+            kinds: components["schemas"]["SourceKindInfo"][];
+        };
         SourceView: {
             config: {
                 [key: string]: unknown;
@@ -1078,9 +1125,11 @@ export type components = {
             } | null;
             reason: string;
             status: components["schemas"]["WorkerReadinessStatus"];
+            /** @description ISO time since when every fresh worker has been unable to reach Temporal; null when one reaches it. */
+            temporalUnreachableSince: string | null;
         };
         /** @enum {string} */
-        WorkerReadinessStatus: "missing" | "ready" | "stale";
+        WorkerReadinessStatus: "degraded" | "missing" | "ready" | "stale";
     };
     responses: never;
     parameters: never;
@@ -2223,6 +2272,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+        };
+    };
+    SourcesController_kinds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceKindsView"];
                 };
             };
         };
