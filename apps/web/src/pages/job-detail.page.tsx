@@ -1,8 +1,9 @@
-import { useState, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Schemas } from '../api/client';
-import { asApiError, type ApiError } from '../api/http';
+import { apiRequest, asApiError, type ApiError } from '../api/http';
 import { useApi } from '../api/use-api';
+import { useLiveEvents, type LiveEvent } from '../api/live-events';
 import { Page } from '../components/page';
 import { Empty, ErrorBanner, Loading } from '../components/states';
 import { jobActions, type ActionState, type WorkerStatus } from './jobs/job-actions';
@@ -10,12 +11,18 @@ import { readLetter, readResume, readReview, readScoreDetail } from './jobs/job-
 import { formatCompensation, formatDateTime, stageLabel, tone } from './jobs/job-format';
 
 type Job = Schemas['JobView'];
+const noop = () => undefined;
 
 export function JobDetailPage() {
   const { jobKey = '' } = useParams();
   const job = useApi((signal) => api.get('/v1/jobs/{jobKey}', { params: { jobKey }, signal }), [jobKey]);
   const health = useApi((signal) => api.get('/v1/health', { signal }), [jobKey]);
   const worker: WorkerStatus = health.state === 'ok' ? health.data.worker.status : health.state === 'error' ? 'missing' : 'unknown';
+  // This job's stage changes (a preparation it started, say) reload it; without the stream, the
+  // page shows its last load and the actions' own answers, so the fallback does nothing.
+  const reloadJob = job.reload;
+  const onEvent = useCallback((e: LiveEvent) => void (e.type === 'job' && e.data.jobKey === jobKey && reloadJob()), [jobKey, reloadJob]);
+  useLiveEvents(onEvent, noop);
 
   if (!job.data) {
     return (
@@ -97,7 +104,7 @@ function JobSummary({ job }: { job: Job }) {
   );
 }
 
-type ActionKey = 'checkAvailability' | 'approve' | 'revoke' | 'dryRun' | 'apply';
+type ActionKey = 'reprepare' | 'checkAvailability' | 'approve' | 'revoke' | 'dryRun' | 'apply';
 
 function Actions({ job, worker, workerReason, onDone }: { job: Job; worker: WorkerStatus; workerReason: string | null; onDone: () => void }) {
   const [busy, setBusy] = useState(false);
@@ -112,7 +119,10 @@ function Actions({ job, worker, workerReason, onDone }: { job: Job; worker: Work
     setError(null);
     setNotice(null);
     try {
-      if (key === 'checkAvailability') {
+      if (key === 'reprepare') {
+        const r = await apiRequest<{ workflowId: string }>('POST', `/v1/jobs/${encodeURIComponent(job.jobKey)}/prepare`);
+        setNotice(`Preparation started (${r.workflowId}). The stage below follows it.`);
+      } else if (key === 'checkAvailability') {
         const r = await api.post('/v1/jobs/{jobKey}/availability-check', params);
         setNotice(`Posting check started (${r.workflowId}). Reload in a few seconds for its result.`);
       } else if (key === 'approve') {
@@ -151,6 +161,7 @@ function Actions({ job, worker, workerReason, onDone }: { job: Job; worker: Work
       <h2 id="sec-actions">Actions</h2>
       {worker !== 'ready' && worker !== 'unknown' && <p className="muted">Worker: {workerReason ?? worker}</p>}
       <div className="actions">
+        {button('reprepare', 'Re-prepare', rules.reprepare, 'secondary')}
         {button('checkAvailability', 'Check availability', rules.checkAvailability, 'secondary')}
         {job.approval ? button('revoke', 'Revoke approval', rules.revoke, 'secondary') : button('approve', 'Approve', rules.approve)}
         {button('dryRun', 'Dry run', rules.dryRun, 'secondary')}

@@ -58,6 +58,14 @@ describe('job actions: enabled only when the API allows them', () => {
     }
   });
 
+  it('re-prepare follows the API\'s flag (and its reason), and needs a ready worker', () => {
+    const allowed = { ...prepared, actions: { prepare: { allowed: true, reason: null } } };
+    expect(jobActions(allowed, 'ready').reprepare).toEqual({ enabled: true, reason: null });
+    expect(jobActions(allowed, 'stale').reprepare.reason).toBe('The worker is not ready.');
+    expect(jobActions({ ...prepared, actions: { prepare: { allowed: false, reason: 'An application was submitted.' } } }, 'ready').reprepare).toEqual({ enabled: false, reason: 'An application was submitted.' });
+    expect(jobActions(prepared, 'ready').reprepare.enabled).toBe(false);
+  });
+
   it('while a request is in flight every action waits', () => {
     expect(enabled(jobActions({ ...prepared, approval }, 'ready', true))).toEqual([]);
   });

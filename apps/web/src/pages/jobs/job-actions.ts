@@ -3,10 +3,16 @@
 // why it is off. They follow the API's own checks: the worker must be ready for anything that starts
 // a workflow; approval needs the tailored resume and a letter that passed its reviews; applying needs
 // an approval and nothing in flight or already submitted (a closed/unknown/stale posting is not a
-// reason: the API checks it again first).
+// reason: the API checks it again first). Re-preparing follows the job's own `actions` flag, which
+// the API computes with the same rule its POST /v1/jobs/:jobKey/prepare applies.
 import type { Schemas } from '../../api/client';
 
-type Job = Pick<Schemas['JobView'], 'stage' | 'tailoredResume' | 'coverLetter' | 'approval' | 'application'>;
+/** The API's word on re-preparing (TEMPORARY local shape until the flag is in the generated client). */
+export interface PrepareFlag {
+  allowed: boolean;
+  reason: string | null;
+}
+type Job = Pick<Schemas['JobView'], 'stage' | 'tailoredResume' | 'coverLetter' | 'approval' | 'application'> & { actions?: { prepare?: PrepareFlag } };
 export type WorkerStatus = Schemas['WorkerReadiness']['status'] | 'unknown';
 
 export interface ActionState {
@@ -16,6 +22,7 @@ export interface ActionState {
 }
 
 export interface JobActions {
+  reprepare: ActionState;
   checkAvailability: ActionState;
   approve: ActionState;
   revoke: ActionState;
@@ -30,7 +37,7 @@ const off = (reason: string): ActionState => ({ enabled: false, reason });
 export function jobActions(job: Job, worker: WorkerStatus, busy = false): JobActions {
   if (busy) {
     const wait = off('Waiting for the last request to answer.');
-    return { checkAvailability: wait, approve: wait, revoke: wait, dryRun: wait, apply: wait };
+    return { reprepare: wait, checkAvailability: wait, approve: wait, revoke: wait, dryRun: wait, apply: wait };
   }
   const workerOff = worker === 'ready' ? null : worker === 'unknown' ? 'The worker’s state is not known yet.' : 'The worker is not ready.';
   const state = job.application?.state ?? null;
@@ -58,7 +65,10 @@ export function jobActions(job: Job, worker: WorkerStatus, busy = false): JobAct
           : !job.approval
             ? 'Approve the application first.'
             : workerOff;
+  const prepare = job.actions?.prepare;
+  const reprepare = !prepare ? off('The API does not say whether this job can be prepared again.') : !prepare.allowed ? off(prepare.reason ?? 'Not allowed now.') : workerOff ? off(workerOff) : on;
   return {
+    reprepare,
     checkAvailability: workerOff ? off(workerOff) : on,
     approve,
     revoke,

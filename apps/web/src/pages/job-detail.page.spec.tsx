@@ -1,0 +1,84 @@
+import '../testing/jsdom-polyfills';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { answer, fetchCalls, installFetch, type Route as FakeRoute } from '../testing/fake-fetch';
+import { JobDetailPage } from './job-detail.page';
+
+afterEach(cleanup);
+
+const KEY = 'gh:acme:1';
+const PATH = `/v1/jobs/${encodeURIComponent(KEY)}`;
+const job = (prepare: { allowed: boolean; reason: string | null }) => ({
+  jobKey: KEY,
+  title: 'Platform Engineer',
+  company: 'Acme',
+  location: 'Berlin',
+  remote: false,
+  url: 'https://boards.example/acme/1',
+  stage: 'cover_rejected',
+  score: 72,
+  scoreDetail: null,
+  tailoredResume: null,
+  coverLetter: null,
+  coverReview: null,
+  coverAttempts: 3,
+  compensation: null,
+  salaryText: null,
+  availability: null,
+  approval: null,
+  application: null,
+  descriptionText: 'Build the platform.',
+  enrichmentStatus: 'enriched',
+  firstSeenAt: '2026-01-01T00:00:00Z',
+  actions: { prepare },
+});
+const ready = { worker: { status: 'ready', reason: 'heartbeat 1 s ago' } };
+
+function renderPage(routes: FakeRoute[]) {
+  installFetch([['GET /v1/health', () => answer(200, ready)], ...routes]);
+  render(
+    <MemoryRouter initialEntries={[`/jobs/${encodeURIComponent(KEY)}`]}>
+      <Routes>
+        <Route path="/jobs/:jobKey" element={<JobDetailPage />} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+const actions = async () => screen.findByRole('region', { name: 'Actions' });
+
+describe('Job detail: Re-prepare', () => {
+  it('enabled when the API allows it: a click starts the preparation and names its workflow', async () => {
+    renderPage([
+      [`GET ${PATH}`, () => answer(200, job({ allowed: true, reason: null }))],
+      [`POST ${PATH}/prepare`, () => answer(202, { workflowId: 'prep-local-gh-acme-1-r2' })],
+    ]);
+    const region = await actions();
+    const button = (await within(region).findByRole('button', { name: 'Re-prepare' })) as HTMLButtonElement;
+    // On once the worker is known to be ready.
+    await waitFor(() => expect(button.disabled).toBe(false));
+    await act(async () => fireEvent.click(button));
+    expect((await within(region).findByRole('status', { name: '' })).textContent).toContain('prep-local-gh-acme-1-r2');
+    expect(fetchCalls().filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`${PATH}/prepare`]);
+  });
+
+  it('a 409 shows the API\'s reason and code', async () => {
+    renderPage([
+      [`GET ${PATH}`, () => answer(200, job({ allowed: true, reason: null }))],
+      [`POST ${PATH}/prepare`, () => answer(409, { statusCode: 409, code: 'preparation_running', message: 'A preparation of this job is already running' })],
+    ]);
+    const region = await actions();
+    const button = await within(region).findByRole('button', { name: 'Re-prepare' });
+    await act(async () => fireEvent.click(button));
+    expect((await within(region).findByRole('alert')).textContent).toBe('A preparation of this job is already running (preparation_running)');
+  });
+
+  it('off, with the API\'s reason beside it, when the API does not allow it; the other actions keep their rules', async () => {
+    renderPage([[`GET ${PATH}`, () => answer(200, job({ allowed: false, reason: 'An application was submitted.' }))]]);
+    const region = await actions();
+    const button = (await within(region).findByRole('button', { name: 'Re-prepare' })) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent).toBe('An application was submitted.');
+    expect((within(region).getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
