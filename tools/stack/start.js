@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 // `npm start`: installs what is missing, starts the Temporal dev server (unless TEMPORAL_ADDRESS or
 // temporal_address points elsewhere), the worker and the API, waits until the API reports the worker
-// ready, and says where each listens and where to open the web UI (served by the API at /). Ctrl-C (or SIGTERM, SIGHUP) stops everything it started; if one
-// part exits, the rest are stopped too, so nothing is left behind.
+// ready, and says where each listens and where to open the web UI (served by the API at /). Ctrl-C (or SIGTERM, SIGHUP) stops everything it started.
+//
+// Supervision (supervisor.js): a dev server, worker or API that dies on its own is restarted — the dev
+// server on the same port and history file, so the run in flight resumes from it — at most 5 times in
+// 10 minutes each, every restart printed; one more death stops everything with a message that says why
+// and exit 1. A part that exits 78 (invalid configuration) is not restarted: the stack stops at once
+// with the part's message naming the key, and exits 78.
 //
 // One stack per app dir: `<app_dir>/jobctrl.pid` (stack-lock.js) names the start that runs it, and a
 // second start says so and exits 1 at once.
@@ -24,7 +29,8 @@ const http = require('node:http');
 const { spawn, spawnSync } = require('node:child_process');
 const { ensureNodeModules, root } = require('./ensure-install');
 const { acquireStackLock } = require('./stack-lock');
-const { forget, reapWithMe, stopGroup } = require('../processes/process-group');
+const { forget, processTree, reapWithMe, stopGroup } = require('../processes/process-group');
+const { RestartBudget, decide } = require('./supervisor');
 const { waitFor } = require('../processes/wait-for');
 const { outDirOf, staleApps } = require('../build/build');
 const { readAliasMap, registerAliases } = require('../build/alias-register');
@@ -137,8 +143,11 @@ function getJson(url) {
   });
 }
 
-const children = [];
+/** The parts by name: the current process of each (a restart replaces it). */
+const parts = new Map();
 let stopping = false;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function startPart(name, logFile) {
   const out = fs.openSync(logFile, 'a');
@@ -153,14 +162,38 @@ function startPart(name, logFile) {
   fs.closeSync(out); // the child has its own copy
   // Should this script be SIGKILLed (then nothing here runs), the reaper stops the part.
   reapWithMe(child.pid, PART_GRACE_MS);
-  children.push({ name, child, logFile });
+  const previous = parts.get(name);
+  const part = { name, child, logFile, budget: previous?.budget ?? new RestartBudget(), tree: [] };
+  parts.set(name, part);
+  // A part killed outright leaves what it started (Chromium, its own groups) re-parented and out of
+  // reach from its pid: the tree is followed while it lives, so a restart can clear what is left.
+  const follow = setInterval(() => {
+    const seen = new Set(part.tree.map((p) => p.pid));
+    for (const p of processTree(child.pid)) if (!seen.has(p.pid)) part.tree.push(p);
+  }, 1_000);
+  follow.unref();
   child.on('exit', (code, signal) => {
-    if (!stopping) {
-      console.error(`[${name}] exited (${signal ?? code}); last lines of ${logFile}:\n${tail(logFile)}`);
-      void stopAll(1);
-    }
+    clearInterval(follow);
+    if (!stopping) void onPartExit(part, { code, signal });
   });
   return child;
+}
+
+/** A part died on its own: restart it (bounded), or stop everything and say why. */
+async function onPartExit(part, exit) {
+  const decision = decide(part.name, exit, part.budget);
+  console.error(decision.message);
+  if (decision.action === 'stop') {
+    console.error(`[${part.name}] last lines of ${part.logFile}:\n${tail(part.logFile)}`);
+    return stopAll(decision.exitCode);
+  }
+  // Whatever of the dead part is still alive (its browser, its threads' children) goes first.
+  await stopGroup(part.child.pid, { graceMs: 5_000, known: part.tree });
+  forget(part.child.pid);
+  await sleep(decision.delayMs);
+  if (stopping) return;
+  const child = startPart(part.name, part.logFile);
+  console.log(`[${part.name}] restarted (pid ${child.pid}; log ${part.logFile})`);
 }
 
 function tail(file, lines = 25) {
@@ -172,6 +205,37 @@ function tail(file, lines = 25) {
 }
 
 let devServer = null;
+
+/**
+ * Restarts the embedded dev server whenever it dies on its own, on the same port and history file
+ * (the workflows in flight resume from it; the worker's pollers reconnect by themselves), within the
+ * restart budget. A restart that fails to come up counts as one more death.
+ */
+async function superviseDevServer(server, options, startDevServer) {
+  const budget = new RestartBudget();
+  let exit = await server.exited;
+  while (!stopping) {
+    const decision = decide('temporal dev server', exit, budget);
+    console.error(decision.message);
+    if (decision.action === 'stop') {
+      console.error(`[temporal] history kept in ${options.dbFilename}; last lines of ${options.logFile}:\n${tail(options.logFile)}`);
+      return stopAll(decision.exitCode);
+    }
+    await sleep(decision.delayMs);
+    if (stopping) return;
+    try {
+      const next = await startDevServer(options);
+      devServer = next;
+      if (stopping) return next.stop();
+      console.log(`[temporal] dev server restarted on ${next.address} (history in ${options.dbFilename}; pid ${next.pid})`);
+      exit = await next.exited;
+    } catch (err) {
+      if (stopping) return;
+      console.error(`[temporal] the restart failed: ${String(err && err.message).split('\n')[0]}`);
+      exit = { code: 1, signal: null };
+    }
+  }
+}
 
 /**
  * Stops one part's whole process group: SIGTERM, 20 s to drain (the worker finishes in-flight
@@ -189,7 +253,7 @@ async function stopAll(code) {
   if (stopping) return;
   stopping = true;
   console.log('[jobctrl] stopping…');
-  await Promise.all(children.map(stopPart));
+  await Promise.all([...parts.values()].map(stopPart));
   if (devServer) await devServer.stop();
   console.log('[jobctrl] stopped');
   process.exit(code);
@@ -230,14 +294,16 @@ async function main() {
     await ensureTemporalCli();
     temporalAddress = `127.0.0.1:${config.temporal.devServerPort}`;
     partEnv.JOBCTRL_TEMPORAL_CONNECT_WAIT_MS = String(READY_IDLE_MS);
-    devServerStarted = startDevServer({
+    const serverOptions = {
       port: config.temporal.devServerPort,
       dbFilename: path.join(config.appDir, 'temporal.sqlite'),
       logFile: path.join(logDir, 'temporal.log'),
-    }).then((server) => {
+    };
+    devServerStarted = startDevServer(serverOptions).then((server) => {
       devServer = server;
       if (stopping) return server.stop();
-      console.log(`[temporal] dev server listening on ${server.address} (history in ${path.join(config.appDir, 'temporal.sqlite')})`);
+      console.log(`[temporal] dev server listening on ${server.address} (history in ${serverOptions.dbFilename}; pid ${server.pid})`);
+      void superviseDevServer(server, serverOptions, startDevServer);
     });
   } else {
     console.log(`[temporal] using existing server at ${temporalAddress} (namespace ${config.temporal.namespace}); nothing started locally`);

@@ -60,6 +60,8 @@ function freePort() {
  * @property {string} version     CLI version reported by `--version` (e.g. '1.9.1'), or 'unknown'.
  * @property {string[]} args      The exact argv passed to the CLI (for logs / bug reports).
  * @property {() => Promise<void>} stop  SIGTERM, up to 10 s grace, then SIGKILL. Idempotent.
+ * @property {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} exited  Settles when the server
+ *   process exits, for whatever reason (a supervisor restarts it: tools/stack/start.js).
  */
 
 // Orphan protection: the server runs in its own process group (detached), so stop() can end the
@@ -251,7 +253,8 @@ async function launch(cliPath, port, dbFilename, options) {
   }
 
   const version = versionOf(await versionPromise) ?? 'unknown';
-  return { address, port, pid, namespace, logFile, dbFilename, cliPath, version, args, stop };
+  const exitedWith = exited.then(() => /** @type {{ code: number | null, signal: NodeJS.Signals | null }} */ (exitInfo));
+  return { address, port, pid, namespace, logFile, dbFilename, cliPath, version, args, stop, exited: exitedWith };
 }
 
 module.exports = { startDevServer, freePort };
