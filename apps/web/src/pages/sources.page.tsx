@@ -3,19 +3,18 @@
 // the API describes (GET /v1/sources/kinds).
 import { useState } from 'react';
 import { api, type Schemas } from '../api/client';
-import { apiRequest, asApiError, type ApiError } from '../api/http';
+import { asApiError, type ApiError } from '../api/http';
 import { useApi } from '../api/use-api';
 import { Page } from '../components/page';
 import { Empty, ErrorBanner, Loading } from '../components/states';
 import { SourceForm } from '../components/sources/source-form';
 import { SourceTable } from '../components/sources/source-table';
-import type { SourceKindsAnswer } from '../components/sources/source-kind.types';
 
 type Source = Schemas['SourceView'];
 
 export function SourcesPage() {
   const sources = useApi((signal) => api.get('/v1/sources', { signal }), []);
-  const kinds = useApi((signal) => apiRequest<SourceKindsAnswer>('GET', '/v1/sources/kinds', { signal }), []);
+  const kinds = useApi((signal) => api.get('/v1/sources/kinds', { signal }), []);
   const kindList = kinds.data?.kinds ?? [];
   // null: no form; 'new': the add form; a source: its edit form.
   const [editing, setEditing] = useState<Source | 'new' | null>(null);

@@ -10,10 +10,7 @@ export interface DraftItem {
   key: string;
   values: Draft;
 }
-/**
- * Text for string/url/integer/enum (and JSON text for a type this form does not know), a boolean, a
- * list of strings or of items, or an object's own draft.
- */
+/** Text for string/url/integer/enum, a boolean, a list of strings or of items, or an object's own draft. */
 export type DraftValue = string | boolean | string[] | DraftItem[] | Draft;
 export interface Draft {
   [name: string]: DraftValue;
@@ -39,13 +36,8 @@ function draftValue(field: KindField, stored: unknown, fresh: boolean): DraftVal
     }
     case 'object':
       return draftOf(field.fields ?? [], isRecord(value) ? value : {}, fresh);
-    case 'string':
-    case 'url':
-    case 'integer':
-    case 'enum':
-      return value === undefined || value === null ? '' : String(value);
     default:
-      return value === undefined || value === null ? '' : JSON.stringify(value, null, 2);
+      return value === undefined || value === null ? '' : String(value);
   }
 }
 
@@ -60,7 +52,7 @@ export function draftOf(fields: readonly KindField[], config: Record<string, unk
 
 export interface BuiltConfig {
   config: Record<string, unknown>;
-  /** What the form can tell before asking (an integer that is not one, JSON that does not parse), on the API's paths. */
+  /** What the form can tell before asking (a number that is not whole), on the API's paths. */
   errors: FieldError[];
 }
 
@@ -90,20 +82,8 @@ function toConfigValue(field: KindField, value: DraftValue, path: string, errors
       }
       return Number(text);
     }
-    case 'string':
-    case 'url':
-    case 'enum':
+    default:
       return String(value).trim() || undefined;
-    default: {
-      const text = String(value).trim();
-      if (!text) return undefined;
-      try {
-        return JSON.parse(text);
-      } catch {
-        errors.push({ field: path, value: text, rule: 'is not valid JSON' });
-        return undefined;
-      }
-    }
   }
 }
 

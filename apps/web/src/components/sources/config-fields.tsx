@@ -66,11 +66,8 @@ function leafControl(f: KindField, value: DraftValue, set: (v: DraftValue) => vo
       return <input type="number" step={1} min={f.min} max={f.max} value={String(value)} onChange={(e) => set(e.target.value)} />;
     case 'url':
       return <input type="url" value={String(value)} onChange={(e) => set(e.target.value)} />;
-    case 'string':
-      return <input value={String(value)} onChange={(e) => set(e.target.value)} />;
     default:
-      // A type this UI does not know yet (a map, say): edited as JSON, parsed before it is sent.
-      return <textarea rows={4} cols={50} spellCheck={false} value={String(value)} onChange={(e) => set(e.target.value)} />;
+      return <input value={String(value)} onChange={(e) => set(e.target.value)} />;
   }
 }
 

@@ -9,7 +9,7 @@ import { answer, fetchCalls, fieldErrorOf, installFetch, type Route } from '../.
 afterEach(cleanup);
 
 // Kinds as GET /v1/sources/kinds describes them: the form knows nothing else about a kind. The
-// "search" kind is made up to carry one field of every type the contract names.
+// jobstreaming kind here is made up to carry one field of every type the API names.
 const BASE_URL: KindField = { name: 'base_url', type: 'url', required: false, description: 'a mirror or a simulator', default: 'https://boards-api.greenhouse.io' };
 const KINDS: SourceKindsAnswer = {
   kinds: [
@@ -53,7 +53,6 @@ const KINDS: SourceKindsAnswer = {
             { name: 'aggregator', type: 'url', required: false, description: 'the search board' },
           ],
         },
-        { name: 'extra', type: 'map', required: false, description: 'a type this UI does not know: JSON' },
       ],
     },
   ],
@@ -63,7 +62,7 @@ const [GREENHOUSE, SEARCH] = KINDS.kinds;
 describe('config draft', () => {
   it('prefills defaults, starts a required list with one item, leaves blanks out and keeps keys no field describes', () => {
     const draft = draftOf(SEARCH.fields, {}, true);
-    expect(draft).toMatchObject({ keywords: [], max_pages: '3', remote_only: true, format: '', base_urls: { remotive: '', aggregator: '' }, extra: '' });
+    expect(draft).toMatchObject({ keywords: [], max_pages: '3', remote_only: true, format: '', base_urls: { remotive: '', aggregator: '' } });
     expect(draft.units).toHaveLength(1);
     expect(buildConfig(SEARCH.fields, draft)).toEqual({ config: { units: [{ board: 'remotive' }], max_pages: 3, remote_only: true }, errors: [] });
     expect(buildConfig(GREENHOUSE.fields, draftOf(GREENHOUSE.fields, { board_token: ' acme ', legacy: 1 }), { legacy: 1, company_name: 'Old' }).config).toEqual({
@@ -73,9 +72,9 @@ describe('config draft', () => {
     });
   });
 
-  it('a number that is not whole and JSON that does not parse are named on the API\'s paths before any request', () => {
-    const draft = { ...draftOf(SEARCH.fields, { units: [{ query: 'ts' }] }), max_pages: '2.5', extra: '{oops' };
-    expect(buildConfig(SEARCH.fields, draft).errors.map((e) => e.field)).toEqual(['config.max_pages', 'config.extra']);
+  it('a number that is not whole is named on the API\'s path before any request', () => {
+    const draft = { ...draftOf(SEARCH.fields, { units: [{ query: 'ts' }] }), max_pages: '2.5' };
+    expect(buildConfig(SEARCH.fields, draft).errors).toEqual([{ field: 'config.max_pages', value: '2.5', rule: 'must be a whole number' }]);
   });
 
   it('labels fields from their names', () => {
