@@ -205,6 +205,9 @@ function tail(file, lines = 25) {
 }
 
 let devServer = null;
+// Test-only: a floor under the dev server's restart delay, so a test can see the outage (health says
+// degraded) before the server is back; unset, a first restart is immediate.
+const DEV_SERVER_RESTART_FLOOR_MS = Number(process.env.JOBCTRL_TEST_DEV_SERVER_RESTART_DELAY_MS ?? 0) || 0;
 
 /**
  * Restarts the embedded dev server whenever it dies on its own, on the same port and history file
@@ -221,7 +224,7 @@ async function superviseDevServer(server, options, startDevServer) {
       console.error(`[temporal] history kept in ${options.dbFilename}; last lines of ${options.logFile}:\n${tail(options.logFile)}`);
       return stopAll(decision.exitCode);
     }
-    await sleep(decision.delayMs);
+    await sleep(Math.max(decision.delayMs, DEV_SERVER_RESTART_FLOOR_MS));
     if (stopping) return;
     try {
       const next = await startDevServer(options);

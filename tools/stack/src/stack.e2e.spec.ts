@@ -10,8 +10,7 @@ import * as sqlite3 from 'sqlite3';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { GroupProcess, pidAlive, processTree, spawnGroup, waitFor } from '@jobctrl/tools/processes';
-
-const root = path.resolve(__dirname, '..', '..', '..');
+import { freePort, logSizes, root, userEnv } from './stack.test-support';
 // The build's plain-JS module, loaded by path as start.js loads it.
 const build = require(path.join(root, 'tools', 'build', 'build.js')) as { staleApps(apps: string[]): Array<{ app: string; reason: string }>; outDirOf(app: string): string };
 
@@ -19,17 +18,6 @@ const build = require(path.join(root, 'tools', 'build', 'build.js')) as { staleA
 function procInfo(pid: number): { argv: string[]; env: string[] } {
   const read = (f: string) => fs.readFileSync(`/proc/${pid}/${f}`, 'utf8').split('\0').filter(Boolean);
   return { argv: read('cmdline'), env: read('environ') };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function portOpen(port: number): Promise<boolean> {
@@ -41,12 +29,6 @@ function portOpen(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-/** Sizes of the stack's log files: they grow while it starts up, even before the API answers. */
-function logSizes(dir: string): number[] {
-  const logDir = path.join(dir, 'data', 'logs');
-  return fs.existsSync(logDir) ? fs.readdirSync(logDir).map((f) => fs.statSync(path.join(logDir, f)).size) : [];
 }
 
 /** A process that has already exited (its pid is free, so no lock can be held by it). */
@@ -68,15 +50,6 @@ interface HealthBody {
   api: { pid: number };
   worker: { status: string; newest: { workerId: string; pid: number } };
   temporal: { status: string };
-}
-
-/** Environment of a user's shell: no test-run Temporal address, no external Temporal. */
-function userEnv(configPath: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, JOBCTRL_CONFIG: configPath };
-  delete env['TEMPORAL_ADDRESS'];
-  delete env['TEMPORAL_NAMESPACE'];
-  delete env['UV_THREADPOOL_SIZE'];
-  return env;
 }
 
 describe('npm start', () => {
