@@ -13,6 +13,15 @@ export class SourcesController {
     return this.sources.list();
   }
 
+  /**
+   * Each source kind's config rules (fields, types, required, defaults, enum options), published by
+   * the adapters from the declarations their validation reads. Before `:id`, which it would match.
+   */
+  @Get('kinds')
+  kinds() {
+    return this.sources.kinds();
+  }
+
   @Get(':id')
   @ApiErrors(400, 404)
   get(@Param('id', ParseUUIDPipe) id: string) {

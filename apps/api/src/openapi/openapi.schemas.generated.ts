@@ -210,12 +210,6 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
           "minScore": {
             "type": "number"
           },
-          "limit": {
-            "type": "number"
-          },
-          "offset": {
-            "type": "number"
-          },
           "minSalary": {
             "type": "number",
             "description": "Annualised pay at least this much (the top of a range, else its floor), in `currency`."
@@ -246,6 +240,12 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
               "unknown"
             ],
             "description": "The last posting check's state, or `unchecked` for jobs never checked."
+          },
+          "limit": {
+            "type": "number"
+          },
+          "offset": {
+            "type": "number"
           }
         },
         "required": []

@@ -1,8 +1,8 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, normalizeEmploymentTypes, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
-import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
-import { ConfigReader } from './source-config.validation';
+import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter, type SourceConfigField } from './source-adapter.model';
+import { baseUrlField, ConfigReader } from './source-config.validation';
 
 export interface ArbeitnowConfig {
   base_url: string;
@@ -29,9 +29,16 @@ export function matchesSearch(search: string | null, texts: ReadonlyArray<string
 export class ArbeitnowAdapter implements SourceAdapter<ArbeitnowConfig> {
   readonly kind = 'arbeitnow' as const;
 
+  readonly label = 'Arbeitnow';
+  readonly description = 'Jobs from the Arbeitnow job board API (every page), optionally kept to those that mention a search.';
+  readonly fields: readonly SourceConfigField[] = [
+    { name: 'search', type: 'string', required: false, description: 'Keep only postings whose title, company, tags or description mention it; every job when empty.' },
+    baseUrlField(ARBEITNOW_DEFAULT_BASE_URL),
+  ];
+
   validateConfig(raw: unknown): ArbeitnowConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'search']);
-    return r.finish({ base_url: r.baseUrl('base_url', ARBEITNOW_DEFAULT_BASE_URL) ?? '', search: r.optionalString('search') });
+    const r = new ConfigReader(this.kind, raw, this.fields);
+    return r.finish({ base_url: r.baseUrl('base_url') ?? '', search: r.optionalString('search') });
   }
 
   async *discover(config: ArbeitnowConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {

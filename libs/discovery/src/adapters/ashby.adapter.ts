@@ -1,8 +1,8 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, compensationStatements, normalizeEmploymentType, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, ShapeReader } from './response-shape.reader';
-import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
-import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
+import type { DiscoverContext, DiscoveredPosting } from './source-adapter.model';
+import { SingleCompanyBoardAdapter } from './single-company-board.adapter';
 
 export interface AshbyConfig {
   base_url: string;
@@ -17,12 +17,16 @@ export const ASHBY_DEFAULT_BASE_URL = 'https://api.ashbyhq.com';
  * Ashby posting API: `GET /posting-api/job-board/{board}?includeCompensation=true` returns the
  * whole board at once with HTML and plain-text descriptions and, when published, pay summaries.
  */
-export class AshbyAdapter implements SourceAdapter<AshbyConfig> {
-  readonly kind = 'ashby' as const;
-
-  validateConfig(raw: unknown): AshbyConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'board', COMPANY_NAME_KEY]);
-    return r.finish({ base_url: r.baseUrl('base_url', ASHBY_DEFAULT_BASE_URL) ?? '', board: r.token('board'), company_name: r.companyName() });
+export class AshbyAdapter extends SingleCompanyBoardAdapter<AshbyConfig> {
+  constructor() {
+    super({
+      kind: 'ashby',
+      label: 'Ashby',
+      description: "One employer's Ashby job board (the public posting API, compensation included).",
+      tokenKey: 'board',
+      tokenDescription: 'The job board name, as in jobs.ashbyhq.com/<board>.',
+      defaultBaseUrl: ASHBY_DEFAULT_BASE_URL,
+    });
   }
 
   async *discover(config: AshbyConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {

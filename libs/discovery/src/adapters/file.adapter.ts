@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { CsvSyntaxError, parseCsvRecords } from './csv.parser';
 import { cleanTags, compensationStatements, formatSalaryRange, normalizeEmploymentType, normalizeEmploymentTypes, type SalaryPeriod, toIsoDate } from './posting-fields.normalizer';
-import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
+import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter, type SourceConfigField } from './source-adapter.model';
 import { ConfigReader, isPlainObject } from './source-config.validation';
 
 export type FileFormat = 'json' | 'csv';
@@ -28,12 +28,25 @@ type Row = Record<string, unknown>;
 export class FileSourceAdapter implements SourceAdapter<FileSourceConfig> {
   readonly kind = 'file' as const;
 
+  readonly label = 'File';
+  readonly description = 'Postings imported from a JSON or CSV file on the machine running jobctrl (JobSpy exports too).';
+  readonly fields: readonly SourceConfigField[] = [
+    { name: 'path', type: 'string', required: true, description: 'The file: absolute, or relative to the working directory.' },
+    {
+      name: 'format',
+      type: 'enum',
+      required: false,
+      options: [...FORMATS],
+      description: 'How the file is written; from the extension (.json or .csv) when empty, required otherwise.',
+    },
+  ];
+
   validateConfig(raw: unknown): FileSourceConfig {
-    const r = new ConfigReader(this.kind, raw, ['path', 'format']);
+    const r = new ConfigReader(this.kind, raw, this.fields);
     const file = r.requiredString('path', 'must be a non-empty file path');
     let format: FileFormat = 'json';
     if (r.has('format')) {
-      format = r.oneOf('format', FORMATS);
+      format = r.oneOf<FileFormat>('format');
     } else if (file) {
       const ext = path.extname(file).slice(1).toLowerCase();
       if ((FORMATS as readonly string[]).includes(ext)) format = ext as FileFormat;

@@ -2,8 +2,8 @@ import { htmlToReadableText } from '@jobctrl/shared/html';
 import { decodeEntities } from './html-document.parser';
 import { cleanTags, compensationStatements, normalizeEmploymentType, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, ShapeReader } from './response-shape.reader';
-import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
-import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
+import type { DiscoverContext, DiscoveredPosting } from './source-adapter.model';
+import { SingleCompanyBoardAdapter } from './single-company-board.adapter';
 
 export interface GreenhouseConfig {
   base_url: string;
@@ -23,12 +23,16 @@ export const GREENHOUSE_DEFAULT_BASE_URL = 'https://boards-api.greenhouse.io';
  * `company_name`, or for jobs without one the board endpoint `GET /v1/boards/{token}` (`{name}`),
  * asked once and only then. The token ("acme") is the last resort: letters would address it.
  */
-export class GreenhouseAdapter implements SourceAdapter<GreenhouseConfig> {
-  readonly kind = 'greenhouse' as const;
-
-  validateConfig(raw: unknown): GreenhouseConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'board_token', COMPANY_NAME_KEY]);
-    return r.finish({ base_url: r.baseUrl('base_url', GREENHOUSE_DEFAULT_BASE_URL) ?? '', board_token: r.token('board_token'), company_name: r.companyName() });
+export class GreenhouseAdapter extends SingleCompanyBoardAdapter<GreenhouseConfig> {
+  constructor() {
+    super({
+      kind: 'greenhouse',
+      label: 'Greenhouse',
+      description: "One employer's Greenhouse job board (the Job Board API: the whole board in one response, pay ranges included).",
+      tokenKey: 'board_token',
+      tokenDescription: 'The board token, as in boards.greenhouse.io/<token>.',
+      defaultBaseUrl: GREENHOUSE_DEFAULT_BASE_URL,
+    });
   }
 
   async *discover(config: GreenhouseConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {

@@ -3,8 +3,8 @@ import { compensationStatements } from './posting-fields.normalizer';
 import { ARBEITNOW_DEFAULT_BASE_URL, ArbeitnowAdapter } from './arbeitnow.adapter';
 import { REMOTEOK_DEFAULT_BASE_URL, RemoteOkAdapter, remoteOkTag } from './remoteok.adapter';
 import { REMOTIVE_DEFAULT_BASE_URL, RemotiveAdapter } from './remotive.adapter';
-import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter } from './source-adapter.model';
-import { ConfigReader, isPlainObject } from './source-config.validation';
+import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter, type SourceConfigField } from './source-adapter.model';
+import { baseUrlField, ConfigReader, isPlainObject } from './source-config.validation';
 
 export const JOBSTREAMING_BOARDS = ['remotive', 'remoteok', 'arbeitnow', 'aggregator'] as const;
 export type JobStreamingBoard = (typeof JOBSTREAMING_BOARDS)[number];
@@ -53,14 +53,44 @@ export class JobStreamingAdapter implements SourceAdapter<JobStreamingConfig> {
   private readonly remoteok = new RemoteOkAdapter();
   private readonly arbeitnow = new ArbeitnowAdapter();
 
+  readonly label = 'JobStreaming';
+  readonly description = 'Searches on the broad boards (Remotive, RemoteOK, Arbeitnow, an HTML search board), one query/location/board unit after another, resumed unit by unit.';
+  readonly fields: readonly SourceConfigField[] = [
+    {
+      name: 'units',
+      type: 'object[]',
+      required: true,
+      maxItems: MAX_UNITS,
+      description: `The searches, crawled in this order: 1 to ${MAX_UNITS} units.`,
+      fields: [
+        { name: 'query', type: 'string', required: true, description: 'What to search for (on RemoteOK it becomes a tag: letters and digits).' },
+        { name: 'location', type: 'string', required: false, description: 'Where; any location when empty.' },
+        { name: 'board', type: 'enum', required: true, options: [...JOBSTREAMING_BOARDS], description: 'The board this unit searches.' },
+      ],
+    },
+    baseUrlField(null, "Every unit's board API instead of the board's public host (a mirror or a simulator), unless base_urls names one for its board."),
+    {
+      name: 'base_urls',
+      type: 'object',
+      required: false,
+      description: 'A base URL per board, before base_url; the aggregator board has no public host, so its units need one here or in base_url.',
+      fields: JOBSTREAMING_BOARDS.map((board) => ({
+        name: board,
+        type: 'url' as const,
+        required: false,
+        description: DEFAULT_BASE_URLS[board] ? `The ${board} API (public: ${DEFAULT_BASE_URLS[board]}).` : `The ${board} search board.`,
+      })),
+    },
+  ];
+
   validateConfig(raw: unknown): JobStreamingConfig {
-    const r = new ConfigReader(this.kind, raw, ['units', 'base_url', 'base_urls']);
-    const shared = r.baseUrl('base_url', null);
+    const r = new ConfigReader(this.kind, raw, this.fields);
+    const shared = r.baseUrl('base_url');
     const perBoard: Partial<Record<JobStreamingBoard, string>> = {};
     if (r.has('base_urls')) {
-      const b = new ConfigReader(this.kind, r.get('base_urls'), JOBSTREAMING_BOARDS, 'base_urls');
+      const b = new ConfigReader(this.kind, r.get('base_urls'), r.declared('base_urls').fields ?? [], 'base_urls');
       for (const board of JOBSTREAMING_BOARDS) {
-        const url = b.baseUrl(board, null);
+        const url = b.baseUrl(board);
         if (url) perBoard[board] = url;
       }
       r.issues.push(...b.issues);
@@ -71,10 +101,10 @@ export class JobStreamingAdapter implements SourceAdapter<JobStreamingConfig> {
       r.issue('units', rawUnits, `is required: a list of 1..${MAX_UNITS} {query, location, board} objects`);
     } else {
       rawUnits.forEach((rawUnit, i) => {
-        const u = new ConfigReader(this.kind, rawUnit, ['query', 'location', 'board'], `units[${i}]`);
+        const u = new ConfigReader(this.kind, rawUnit, r.declared('units').fields ?? [], `units[${i}]`);
         const query = u.requiredString('query');
         const location = u.optionalString('location');
-        const board = u.oneOf('board', JOBSTREAMING_BOARDS);
+        const board = u.oneOf<JobStreamingBoard>('board');
         const base = perBoard[board] ?? shared ?? DEFAULT_BASE_URLS[board];
         if (isPlainObject(rawUnit) && (JOBSTREAMING_BOARDS as readonly unknown[]).includes(rawUnit['board']) && !base) {
           u.issue('board', board, 'needs base_url or base_urls.aggregator: the search board has no public default host');

@@ -2,8 +2,8 @@ import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, compensationStatements, formatSalaryRange, normalizeEmploymentType, remoteFromText, type SalaryPeriod, segment, toIsoDate } from './posting-fields.normalizer';
 import { paginate } from './offset-paging.reader';
 import type { ShapeReader } from './response-shape.reader';
-import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
-import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
+import type { DiscoverContext, DiscoveredPosting } from './source-adapter.model';
+import { SingleCompanyBoardAdapter } from './single-company-board.adapter';
 
 export interface LeverConfig {
   base_url: string;
@@ -27,12 +27,16 @@ const INTERVALS: Record<string, SalaryPeriod> = {
  * are read until an empty one: a short page does not prove the end, because a server may cap
  * `limit` below what was asked.
  */
-export class LeverAdapter implements SourceAdapter<LeverConfig> {
-  readonly kind = 'lever' as const;
-
-  validateConfig(raw: unknown): LeverConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'site', COMPANY_NAME_KEY]);
-    return r.finish({ base_url: r.baseUrl('base_url', LEVER_DEFAULT_BASE_URL) ?? '', site: r.token('site'), company_name: r.companyName() });
+export class LeverAdapter extends SingleCompanyBoardAdapter<LeverConfig> {
+  constructor() {
+    super({
+      kind: 'lever',
+      label: 'Lever',
+      description: "One employer's Lever postings (the public Postings API, paged).",
+      tokenKey: 'site',
+      tokenDescription: 'The site name, as in jobs.lever.co/<site>.',
+      defaultBaseUrl: LEVER_DEFAULT_BASE_URL,
+    });
   }
 
   async *discover(config: LeverConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {

@@ -1,8 +1,8 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, compensationStatements, formatSalaryRange, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
-import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
-import { ConfigReader } from './source-config.validation';
+import type { DiscoverContext, DiscoveredPosting, SourceAdapter, SourceConfigField } from './source-adapter.model';
+import { baseUrlField, ConfigReader } from './source-config.validation';
 
 export interface RemoteOkConfig {
   base_url: string;
@@ -28,11 +28,18 @@ export function remoteOkTag(search: string): string {
 export class RemoteOkAdapter implements SourceAdapter<RemoteOkConfig> {
   readonly kind = 'remoteok' as const;
 
+  readonly label = 'RemoteOK';
+  readonly description = 'Remote jobs from the RemoteOK API, optionally one tag of it.';
+  readonly fields: readonly SourceConfigField[] = [
+    { name: 'search', type: 'string', required: false, description: 'A RemoteOK tag (letters and digits, e.g. "typescript"); every listed job when empty.' },
+    baseUrlField(REMOTEOK_DEFAULT_BASE_URL),
+  ];
+
   validateConfig(raw: unknown): RemoteOkConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'search']);
+    const r = new ConfigReader(this.kind, raw, this.fields);
     const search = r.optionalString('search');
     if (search !== null && !remoteOkTag(search)) r.issue('search', search, 'must contain letters or digits (it becomes a RemoteOK tag)');
-    return r.finish({ base_url: r.baseUrl('base_url', REMOTEOK_DEFAULT_BASE_URL) ?? '', search });
+    return r.finish({ base_url: r.baseUrl('base_url') ?? '', search });
   }
 
   async *discover(config: RemoteOkConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {

@@ -1,8 +1,8 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, compensationStatements, normalizeEmploymentType, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
-import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
-import { ConfigReader } from './source-config.validation';
+import type { DiscoverContext, DiscoveredPosting, SourceAdapter, SourceConfigField } from './source-adapter.model';
+import { baseUrlField, ConfigReader } from './source-config.validation';
 
 export interface RemotiveConfig {
   base_url: string;
@@ -16,9 +16,16 @@ export const REMOTIVE_DEFAULT_BASE_URL = 'https://remotive.com';
 export class RemotiveAdapter implements SourceAdapter<RemotiveConfig> {
   readonly kind = 'remotive' as const;
 
+  readonly label = 'Remotive';
+  readonly description = 'Remote jobs from the Remotive API, optionally narrowed by its search.';
+  readonly fields: readonly SourceConfigField[] = [
+    { name: 'search', type: 'string', required: false, description: "Remotive's own search (title, company, tags); every listed job when empty." },
+    baseUrlField(REMOTIVE_DEFAULT_BASE_URL),
+  ];
+
   validateConfig(raw: unknown): RemotiveConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'search']);
-    return r.finish({ base_url: r.baseUrl('base_url', REMOTIVE_DEFAULT_BASE_URL) ?? '', search: r.optionalString('search') });
+    const r = new ConfigReader(this.kind, raw, this.fields);
+    return r.finish({ base_url: r.baseUrl('base_url') ?? '', search: r.optionalString('search') });
   }
 
   async *discover(config: RemotiveConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {

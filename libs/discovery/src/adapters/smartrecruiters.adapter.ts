@@ -3,8 +3,8 @@ import { cleanTags, compensationStatements, joinLocation, normalizeEmploymentTyp
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import { paginate } from './offset-paging.reader';
 import { mapInOrder } from './ordered-map.util';
-import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
-import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
+import type { DiscoverContext, DiscoveredPosting } from './source-adapter.model';
+import { SingleCompanyBoardAdapter } from './single-company-board.adapter';
 
 export interface SmartRecruitersConfig {
   base_url: string;
@@ -21,12 +21,16 @@ const SECTIONS = ['companyDescription', 'jobDescription', 'qualifications', 'add
  * without descriptions, so each posting's detail (`…/postings/{postingId}`) is read for its job ad
  * and public URL. A posting whose detail answers 404 closed in between and is skipped.
  */
-export class SmartRecruitersAdapter implements SourceAdapter<SmartRecruitersConfig> {
-  readonly kind = 'smartrecruiters' as const;
-
-  validateConfig(raw: unknown): SmartRecruitersConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'company_id', COMPANY_NAME_KEY]);
-    return r.finish({ base_url: r.baseUrl('base_url', SMARTRECRUITERS_DEFAULT_BASE_URL) ?? '', company_id: r.token('company_id'), company_name: r.companyName() });
+export class SmartRecruitersAdapter extends SingleCompanyBoardAdapter<SmartRecruitersConfig> {
+  constructor() {
+    super({
+      kind: 'smartrecruiters',
+      label: 'SmartRecruiters',
+      description: "One employer's SmartRecruiters postings (the public Posting API, one detail request per posting).",
+      tokenKey: 'company_id',
+      tokenDescription: 'The company identifier, as in jobs.smartrecruiters.com/<company_id>.',
+      defaultBaseUrl: SMARTRECRUITERS_DEFAULT_BASE_URL,
+    });
   }
 
   async *discover(config: SmartRecruitersConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {

@@ -43,11 +43,63 @@ export interface DiscoverContext {
   internalConcurrency?: number;
 }
 
+/** How a config field's value is written (the forms the web UI builds from GET /v1/sources/kinds). */
+export type SourceConfigFieldType = 'string' | 'integer' | 'boolean' | 'url' | 'enum' | 'string[]' | 'object' | 'object[]';
+
+/**
+ * One key of a source kind's config, as its adapter declares it. The declaration is what the
+ * adapter's validateConfig reads through (ConfigReader refuses keys it does not declare and takes
+ * defaults and enum options from it) and what GET /v1/sources/kinds publishes, so the two cannot
+ * drift.
+ */
+export interface SourceConfigField {
+  name: string;
+  type: SourceConfigFieldType;
+  /** Missing (or null) is refused with "is required". */
+  required: boolean;
+  description: string;
+  /** The value used when the key is absent. */
+  default?: string | number | boolean;
+  /** enum: the accepted values. */
+  options?: string[];
+  /** integer: the least value accepted. */
+  min?: number;
+  /** integer: the greatest value accepted. */
+  max?: number;
+  /** string[] and object[]: the most items accepted. */
+  maxItems?: number;
+  /** object and object[]: the keys of the object (of each item). */
+  fields?: SourceConfigField[];
+}
+
+/** A source kind as GET /v1/sources/kinds shows it: its name, what it reads, its config rules. */
+export interface SourceKindInfo {
+  kind: SourceKind;
+  label: string;
+  description: string;
+  fields: SourceConfigField[];
+}
+
+/** The board API that can answer for one posting by its id (the posting checks' API rung). */
+export interface PostingApiBoard {
+  /** The API's base URL (config base_url, else the provider's public API). */
+  baseUrl: string;
+  /** The board token, site, company id or account slug naming the board. */
+  board: string;
+}
+
 export interface SourceAdapter<C> {
   readonly kind: SourceKind;
+  /** What a person picking a kind reads. */
+  readonly label: string;
+  readonly description: string;
+  /** The config keys validateConfig accepts, declared once (see SourceConfigField). */
+  readonly fields: readonly SourceConfigField[];
   /** Checks raw config (from the settings document) and returns it typed with defaults filled in. */
   validateConfig(raw: unknown): C;
   discover(config: C, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting>;
+  /** Single-company ATS boards: where one posting can be looked up by id. Others have no such API. */
+  postingApi?(config: C): PostingApiBoard | null;
 }
 
 export interface SourceConfigIssue {

@@ -1,4 +1,4 @@
-import { SourceConfigError, type SourceConfigIssue, type SourceKind } from './source-adapter.model';
+import { SourceConfigError, type SourceConfigField, type SourceConfigIssue, type SourceKind } from './source-adapter.model';
 
 const TOKEN_RULE = "must be a non-empty path segment (no '/', '?', '#', '%' or whitespace)";
 
@@ -9,14 +9,35 @@ const TOKEN_RULE = "must be a non-empty path segment (no '/', '?', '#', '%' or w
  */
 export const COMPANY_NAME_KEY = 'company_name';
 
+/** The optional base_url every API kind accepts; `fallback` is the provider's public API (none: no default). */
+export function baseUrlField(fallback: string | null, description = 'The API to read instead of the public one (a mirror or a simulator); absolute http(s), no query or fragment.'): SourceConfigField {
+  return { name: 'base_url', type: 'url', required: false, description, ...(fallback ? { default: fallback } : {}) };
+}
+
+/** The optional company_name of a single-company board; see COMPANY_NAME_KEY. */
+export const COMPANY_NAME_FIELD: SourceConfigField = {
+  name: COMPANY_NAME_KEY,
+  type: 'string',
+  required: false,
+  description: "The employer's name as cover letters should address it; wins over the name the board gives.",
+};
+
+/** A board token, site, company id or account slug: one URL path segment, always required. */
+export function tokenField(name: string, description: string): SourceConfigField {
+  return { name, type: 'string', required: true, description: `${description} One URL path segment (no '/', '?', '#', '%' or whitespace).` };
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**
- * Reads one source's raw config, collecting every issue and throwing them together in finish().
- * Unknown keys are issues too: a typo such as "serach" would otherwise silently widen a search.
- * `kind` is tolerated because a family entry usually carries it next to its settings.
+ * Reads one source's raw config through its adapter's field declaration, collecting every issue and
+ * throwing them together in finish(). Unknown keys are issues too: a typo such as "serach" would
+ * otherwise silently widen a search. `kind` is tolerated because a family entry usually carries it
+ * next to its settings. Reading a field the declaration does not name is a programming error (it
+ * throws), and defaults and enum options come from the declaration: what GET /v1/sources/kinds
+ * publishes is what validation does.
  */
 export class ConfigReader {
   readonly issues: SourceConfigIssue[] = [];
@@ -25,9 +46,10 @@ export class ConfigReader {
   constructor(
     private readonly kind: SourceKind,
     raw: unknown,
-    allowedKeys: readonly string[],
+    private readonly fields: readonly SourceConfigField[],
     private readonly prefix = '',
   ) {
+    const allowedKeys = fields.map((f) => f.name);
     if (!isPlainObject(raw)) {
       this.issues.push({ field: prefix || '(config)', value: raw, rule: 'must be an object' });
       this.raw = {};
@@ -41,15 +63,24 @@ export class ConfigReader {
     }
   }
 
+  /** The declaration of `field`; reading an undeclared field is a bug in the adapter, not bad input. */
+  declared(field: string): SourceConfigField {
+    const found = this.fields.find((f) => f.name === field);
+    if (!found) throw new Error(`${this.kind} adapter reads config field ${this.path(field)}, which it does not declare`);
+    return found;
+  }
+
   path(field: string): string {
     return this.prefix ? `${this.prefix}.${field}` : field;
   }
 
   has(field: string): boolean {
+    this.declared(field);
     return this.raw[field] !== undefined && this.raw[field] !== null;
   }
 
   get(field: string): unknown {
+    this.declared(field);
     return this.raw[field];
   }
 
@@ -59,6 +90,7 @@ export class ConfigReader {
 
   /** A board token, site name, company id or account slug: it becomes one URL path segment. */
   token(field: string): string {
+    this.declared(field);
     const value = this.raw[field];
     if (typeof value !== 'string' || !value.trim()) {
       this.issue(field, value, value === undefined ? `is required and ${TOKEN_RULE}` : TOKEN_RULE);
@@ -73,6 +105,7 @@ export class ConfigReader {
   }
 
   requiredString(field: string, rule = 'must be a non-empty string'): string {
+    this.declared(field);
     const value = this.raw[field];
     if (typeof value !== 'string' || !value.trim()) {
       this.issue(field, value, value === undefined ? `is required and ${rule}` : rule);
@@ -83,6 +116,7 @@ export class ConfigReader {
 
   /** Absent, null or blank → null. */
   optionalString(field: string, rule = 'must be a string'): string | null {
+    this.declared(field);
     const value = this.raw[field];
     if (value === undefined || value === null) return null;
     if (typeof value !== 'string') {
@@ -97,7 +131,11 @@ export class ConfigReader {
     return this.optionalString(COMPANY_NAME_KEY, "must be a string: the employer's name as letters should address it");
   }
 
-  oneOf<T extends string>(field: string, allowed: readonly T[], fallback?: T): T {
+  /** One of the declared field's options; absent → its declared default, if it has one. */
+  oneOf<T extends string>(field: string): T {
+    const declared = this.declared(field);
+    const allowed = (declared.options ?? []) as T[];
+    const fallback = declared.default as T | undefined;
     const value = this.raw[field];
     if ((value === undefined || value === null) && fallback !== undefined) return fallback;
     if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
@@ -107,8 +145,10 @@ export class ConfigReader {
     return value as T;
   }
 
-  /** An http(s) origin with an optional path prefix, returned without a trailing slash. */
-  baseUrl(field: string, fallback: string | null): string | null {
+  /** An http(s) origin with an optional path prefix, returned without a trailing slash; absent → the declared default, else null. */
+  baseUrl(field: string): string | null {
+    const declared = this.declared(field);
+    const fallback = typeof declared.default === 'string' ? declared.default : null;
     const value = this.raw[field];
     if (value === undefined || value === null) return fallback;
     const normalized = normalizeBaseUrl(value);

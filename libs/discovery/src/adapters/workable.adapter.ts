@@ -1,8 +1,8 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, compensationStatements, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
-import type { DiscoverContext, DiscoveredPosting, SourceAdapter } from './source-adapter.model';
-import { COMPANY_NAME_KEY, ConfigReader } from './source-config.validation';
+import type { DiscoverContext, DiscoveredPosting } from './source-adapter.model';
+import { SingleCompanyBoardAdapter } from './single-company-board.adapter';
 
 export interface WorkableConfig {
   base_url: string;
@@ -17,12 +17,16 @@ export const WORKABLE_DEFAULT_BASE_URL = 'https://apply.workable.com';
  * Workable widget API: `GET /api/v1/widget/accounts/{slug}?details=true` returns the account's
  * name and every published job with its HTML description, in one response.
  */
-export class WorkableAdapter implements SourceAdapter<WorkableConfig> {
-  readonly kind = 'workable' as const;
-
-  validateConfig(raw: unknown): WorkableConfig {
-    const r = new ConfigReader(this.kind, raw, ['base_url', 'account', COMPANY_NAME_KEY]);
-    return r.finish({ base_url: r.baseUrl('base_url', WORKABLE_DEFAULT_BASE_URL) ?? '', account: r.token('account'), company_name: r.companyName() });
+export class WorkableAdapter extends SingleCompanyBoardAdapter<WorkableConfig> {
+  constructor() {
+    super({
+      kind: 'workable',
+      label: 'Workable',
+      description: "One employer's Workable jobs (the public widget API, descriptions included).",
+      tokenKey: 'account',
+      tokenDescription: 'The account slug, as in apply.workable.com/<account>.',
+      defaultBaseUrl: WORKABLE_DEFAULT_BASE_URL,
+    });
   }
 
   async *discover(config: WorkableConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {

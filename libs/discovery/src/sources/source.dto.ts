@@ -1,5 +1,5 @@
 import { IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { SOURCE_KINDS, SourceKind } from '../adapters/source-adapter.model';
+import { SOURCE_KINDS, SourceKind, type SourceKindInfo } from '../adapters/source-adapter.model';
 
 const FAMILY = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 const FAMILY_RULE = 'family must be 1-64 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit';
@@ -63,4 +63,9 @@ export interface SourceView {
   config: Record<string, unknown>;
   createdAt: string;
   updatedAt: string;
+}
+
+/** GET /v1/sources/kinds: every kind's config rules, as its adapter declares (and validates) them. */
+export interface SourceKindsView {
+  kinds: SourceKindInfo[];
 }

@@ -26,7 +26,7 @@ describe('SourceService refusals: 400/409 bodies naming each field (real SQLite 
     const acme = await sources.create({ kind: 'greenhouse', name: 'acme', config: { board_token: 'acme' } });
     expect(await refusal(sources.create({ kind: 'lever', name: 'bad', config: { company: 'acme' } }))).toEqual([
       400,
-      `{"statusCode":400,"error":"Bad Request","message":"invalid lever source config: company is not a known field (known: base_url, site, company_name) (got \\"acme\\"); site is required and must be a non-empty path segment (no '/', '?', '#', '%' or whitespace) (got undefined)","errors":[{"field":"config.company","value":"acme","rule":"is not a known field (known: base_url, site, company_name)"},{"field":"config.site","rule":"is required and must be a non-empty path segment (no '/', '?', '#', '%' or whitespace)"}]}`,
+      `{"statusCode":400,"error":"Bad Request","message":"invalid lever source config: company is not a known field (known: site, company_name, base_url) (got \\"acme\\"); site is required and must be a non-empty path segment (no '/', '?', '#', '%' or whitespace) (got undefined)","errors":[{"field":"config.company","value":"acme","rule":"is not a known field (known: site, company_name, base_url)"},{"field":"config.site","rule":"is required and must be a non-empty path segment (no '/', '?', '#', '%' or whitespace)"}]}`,
     ]);
     expect(await refusal(sources.update(acme.id, { kind: 'lever' }))).toEqual([
       400,

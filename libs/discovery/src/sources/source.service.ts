@@ -1,9 +1,9 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { badRequest, conflict } from '@jobctrl/shared/api-errors';
 import { randomUUID } from 'node:crypto';
-import { SOURCE_ADAPTERS } from '../adapters/source-adapter.registry';
+import { SOURCE_ADAPTERS, sourceKinds } from '../adapters/source-adapter.registry';
 import { SourceConfigError, SourceKind } from '../adapters/source-adapter.model';
-import type { CreateSourceDto, SourceView, UpdateSourceDto } from './source.dto';
+import type { CreateSourceDto, SourceKindsView, SourceView, UpdateSourceDto } from './source.dto';
 import { SourceEntity } from './source.entity';
 import { SourceRepository } from './source.repository';
 
@@ -17,6 +17,11 @@ export class SourceService {
 
   async list(): Promise<SourceView[]> {
     return (await this.repository.list()).map(toView);
+  }
+
+  /** The rules a Sources form is built from; the same declarations checkedConfig validates with. */
+  kinds(): SourceKindsView {
+    return { kinds: sourceKinds() };
   }
 
   async get(id: string): Promise<SourceView> {
