@@ -63,23 +63,39 @@ function runFinished(runId: string): Promise<RunView> {
   );
 }
 
-it('Sources: a bad base URL is named next to its field, then the board is added, disabled and enabled', async () => {
+it('Sources: the form each kind gets from GET /v1/sources/kinds — a 400 beside its field (a sub-form item\'s too), then a board added, disabled and enabled', async () => {
   const shoot = screenshots('sources');
   await open('/sources');
   await page.getByText(/No sources yet/).waitFor();
   await page.getByRole('button', { name: 'Add source' }).click();
   const form = page.getByRole('form', { name: 'New source' });
+
+  // A kind with a list of sub-forms: the API's error on units[0].board sits beside that item's board.
+  await form.getByLabel('Kind').selectOption('jobstreaming');
+  await form.getByLabel('Name', { exact: true }).fill('searches');
+  const unit = form.getByRole('group', { name: 'Units 1', exact: true });
+  await unit.getByLabel('Query (required)').fill('typescript');
+  await unit.getByLabel('Board (required)').selectOption('aggregator');
+  await form.getByRole('button', { name: 'Add source' }).click();
+  const board = unit.getByLabel('Board (required)');
+  await expectAttribute(board, 'aria-invalid', 'true');
+  expect(await fieldError(board)).toContain('needs base_url or base_urls.aggregator');
+  await shoot(page, 'sources-form', { docs: true });
+  await form.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.getByRole('button', { name: 'Add source' }).click();
   await form.getByLabel('Kind').selectOption('greenhouse');
   await form.getByLabel('Name', { exact: true }).fill('acme');
   await form.getByLabel('Board token (required)').fill('acme');
-  await form.getByLabel('Base URL').fill('ftp://not-a-board');
+  // The field shows the adapter's default (the public API) until it is changed.
+  const baseUrl = form.getByLabel('Base URL');
+  expect(await baseUrl.inputValue()).toMatch(/^https:\/\/.*greenhouse/);
+  await baseUrl.fill('ftp://not-a-board');
   await form.getByRole('button', { name: 'Add source' }).click();
 
   // The API's own rule, beside the field it names.
-  const baseUrl = form.getByLabel('Base URL');
   await expectAttribute(baseUrl, 'aria-invalid', 'true');
-  const errorId = ((await baseUrl.getAttribute('aria-describedby')) ?? '').split(' ')[0];
-  expect(await page.locator(`#${errorId}`).textContent()).toContain('must be an absolute http(s) URL');
+  expect(await fieldError(baseUrl)).toContain('must be an absolute http(s) URL');
   await shoot(page, 'sources-error');
 
   await baseUrl.fill(sim.url);
@@ -93,7 +109,9 @@ it('Sources: a bad base URL is named next to its field, then the board is added,
   expect((await stack.json<Array<{ name: string; enabled: boolean }>>('/v1/sources')).find((s) => s.name === 'acme')?.enabled).toBe(false);
   await row.getByRole('checkbox', { name: 'acme enabled' }).click();
   await page.getByText('acme enabled.').waitFor();
-  expect(await stack.json('/v1/sources')).toContainEqual(expect.objectContaining({ kind: 'greenhouse', name: 'acme', enabled: true, config: { board_token: 'acme', base_url: sim.url } }));
+  const sources = await stack.json<Array<{ name: string }>>('/v1/sources');
+  expect(sources).toContainEqual(expect.objectContaining({ kind: 'greenhouse', name: 'acme', enabled: true, config: { board_token: 'acme', base_url: sim.url } }));
+  expect(sources.map((s) => s.name)).not.toContain('searches');
   await shoot(page, 'sources', { docs: true });
 });
 
@@ -108,8 +126,7 @@ it('Profile: a bad email is named next to its field; a save names the batch it s
   await email.fill('not an email');
   await page.getByRole('button', { name: 'Save profile' }).click();
   await expectAttribute(email, 'aria-invalid', 'true');
-  const errorId = ((await email.getAttribute('aria-describedby')) ?? '').split(' ')[0];
-  expect(await page.locator(`#${errorId}`).textContent()).toBe('must be an email address');
+  expect(await fieldError(email)).toBe('must be an email address');
   await shoot(page, 'profile-error');
 
   await email.fill('dana@example.org');
@@ -253,8 +270,7 @@ it('Settings: a bad value is named next to its field and nothing is saved', asyn
   await threshold.fill('150');
   await page.getByRole('button', { name: 'Save' }).click();
   await expectAttribute(threshold, 'aria-invalid', 'true');
-  const errorId = ((await threshold.getAttribute('aria-describedby')) ?? '').split(' ')[0];
-  expect(await page.locator(`#${errorId}`).textContent()).toContain('must be an integer from 0 to 100');
+  expect(await fieldError(threshold)).toContain('must be an integer from 0 to 100');
   await shoot(page, 'settings-error');
   expect((await stack.json<{ tailor_score_threshold: number }>('/v1/settings')).tailor_score_threshold).toBe(before.tailor_score_threshold);
 
@@ -264,6 +280,12 @@ it('Settings: a bad value is named next to its field and nothing is saved', asyn
   await waitFor(async () => ((await page.getByText(/^Loading/).count()) === 0 ? { done: true } : { progress: null }), { what: 'the Operations page to load', idleTimeoutMs: 30_000, intervalMs: 200 });
   await shoot(page, 'operations', { docs: true });
 });
+
+/** The text of the field error a control names first in aria-describedby. */
+async function fieldError(control: ReturnType<Page['locator']>): Promise<string> {
+  const errorId = ((await control.getAttribute('aria-describedby')) ?? '').split(' ')[0];
+  return (await page.locator(`#${errorId}`).textContent()) ?? '';
+}
 
 async function expectAttribute(locator: ReturnType<Page['locator']>, name: string, value: string): Promise<void> {
   await waitFor(async () => ((await locator.getAttribute(name)) === value ? { done: true } : { progress: null }), { what: `${name}=${value}`, idleTimeoutMs: 15_000, intervalMs: 100 });

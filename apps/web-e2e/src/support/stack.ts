@@ -42,6 +42,8 @@ export async function startStack(settings: Record<string, unknown> = {}): Promis
       worker_heartbeat_stale_seconds: 5,
       host_min_spacing_ms: 0,
       host_max_in_flight: 4,
+      // The board simulator listens on loopback, which the crawler refuses unless listed here.
+      allowed_private_hosts: ['127.0.0.1'],
       ...settings,
     }),
   );
