@@ -1,0 +1,157 @@
+// No secret leaves the environment (#15 security 3): a whole run on a real stack (`npm start`: its
+// Temporal dev server, the compiled worker and API) against the board and LLM simulators, with the model
+// key and the API token set to distinctive values. Every line any process printed,
+// every API answer fetched (the event stream included) and every byte under the app dir (the SQLite
+// database and its WAL, the logs, Temporal's history file) is searched for those values: 0 hits.
+// (The Temporal API key is only in the environment here: see the config below.)
+// Lives beside the worker's pipeline responder, which makes every preparation stage pass.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startLlmSimulator } from '@jobctrl/shared/llm/testing';
+import { sampleProfile } from '@jobctrl/shared/profile/testing';
+import { startBoardSimulator } from '@jobctrl/tools/fixtures';
+import { type GroupProcess, pidAlive, processTree, spawnGroup, waitFor } from '@jobctrl/tools/processes';
+import { freePort } from '@jobctrl/tools/temporal';
+import { createPipelineResponder } from './test-support/llm-responder';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+
+const SECRETS: Record<string, string> = {
+  JOBCTRL_LEAK_LLM_KEY: 'sk-leakcheck-LLM-7d41c9e2b8a6f0',
+  JOBCTRL_LEAK_TEMPORAL_KEY: 'tk-leakcheck-TEMPORAL-5a90f3c1e7',
+  JOBCTRL_LEAK_API_TOKEN: 'at-leakcheck-APITOKEN-e62b04d9f1c3',
+};
+
+/** Where each secret (as text, or base64 of it) occurs in `text`, as "<where>: <name>". */
+function hits(where: string, bytes: Buffer): string[] {
+  return Object.entries(SECRETS).flatMap(([name, value]) =>
+    [value, Buffer.from(value).toString('base64')].some((v) => bytes.includes(Buffer.from(v))) ? [`${where}: ${name}`] : [],
+  );
+}
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+
+describe('secrets stay in the environment through a full run', () => {
+  let dir: string;
+  let stack: GroupProcess | undefined;
+
+  afterAll(async () => {
+    if (stack) {
+      const tree = processTree(stack.pid).map((p) => p.pid);
+      await stack.stop();
+      await waitFor(() => (tree.some(pidAlive) ? { progress: tree.filter(pidAlive) } : { done: true }), { what: 'the stack processes to exit', idleTimeoutMs: 20_000 });
+    }
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('0 hits in every log line, API answer, event and file of the app dir', async () => {
+    const llm = await startLlmSimulator({ respond: createPipelineResponder(), requireApiKey: SECRETS['JOBCTRL_LEAK_LLM_KEY'] });
+    const sim = await startBoardSimulator({ seed: 5, jobsPerBoard: 4, families: [{ kind: 'greenhouse', token: 'acme' }] });
+    try {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-secrets-'));
+      const configPath = path.join(dir, 'config.json');
+      const apiPort = await freePort();
+      fs.writeFileSync(
+        configPath,
+        JSON.stringify({
+          app_dir: 'data',
+          api_port: apiPort,
+          temporal_dev_server_port: await freePort(),
+          worker_activity_slots: 2,
+          worker_heartbeat_interval_seconds: 1,
+          worker_heartbeat_stale_seconds: 5,
+          host_min_spacing_ms: 0,
+          host_max_in_flight: 4,
+          tailor_score_threshold: 50,
+          allowed_private_hosts: ['127.0.0.1'],
+          api_token_env: 'JOBCTRL_LEAK_API_TOKEN',
+          // Not temporal_api_key_env: with a key the Temporal clients speak TLS, which the embedded dev
+          // server does not (the worker never connects). The variable is still in every process's
+          // environment, so a process that dumps its environment is caught.
+          llm: { provider: 'openai', model: 'local', base_url: llm.url, api_key_env: 'JOBCTRL_LEAK_LLM_KEY' },
+        }),
+      );
+      const env: NodeJS.ProcessEnv = { ...process.env, ...SECRETS, JOBCTRL_CONFIG: configPath };
+      for (const key of ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'UV_THREADPOOL_SIZE']) delete env[key];
+      stack = spawnGroup(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env });
+      const started = stack;
+      await Promise.race([
+        waitFor(() => (started.output().includes('[jobctrl] ready') ? { done: true } : { progress: started.output().length }), { what: 'the "ready" line of npm start', idleTimeoutMs: 180_000 }),
+        started.exited.then((code) => Promise.reject(new Error(`npm start exited (${code}) before it was ready:\n${started.output()}`))),
+      ]);
+
+      const base = `http://127.0.0.1:${apiPort}`;
+      const auth = { authorization: `Bearer ${SECRETS['JOBCTRL_LEAK_API_TOKEN']}` };
+      const answers: Array<[string, Buffer]> = [];
+      const call = async (p: string, init: { method?: string; body?: unknown } = {}) => {
+        const res = await fetch(`${base}${p}`, {
+          method: init.method ?? 'GET',
+          headers: init.body === undefined ? auth : { ...auth, 'content-type': 'application/json' },
+          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        });
+        const text = await res.text();
+        answers.push([`${init.method ?? 'GET'} ${p} → ${res.status} (headers)`, Buffer.from(JSON.stringify([...res.headers]))]);
+        answers.push([`${init.method ?? 'GET'} ${p} → ${res.status}`, Buffer.from(text)]);
+        if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${p}: ${res.status} ${text}`);
+        return text ? JSON.parse(text) : null;
+      };
+
+      // The event stream, read for the whole run.
+      const events = new AbortController();
+      let stream = '';
+      const streamRes = await fetch(`${base}/v1/events`, { headers: auth, signal: events.signal });
+      expect(streamRes.status).toBe(200);
+      const reading = (async () => {
+        const decoder = new TextDecoder();
+        try {
+          for await (const chunk of streamRes.body as unknown as AsyncIterable<Uint8Array>) stream += decoder.decode(chunk, { stream: true });
+        } catch {
+          // aborted at the end
+        }
+      })();
+
+      await call('/v1/profile', { method: 'PUT', body: sampleProfile() });
+      await call('/v1/sources', { method: 'POST', body: { kind: 'greenhouse', name: 'acme', config: { board_token: 'acme', base_url: sim.url } } });
+      const { runId } = await call('/v1/pipeline/runs', { method: 'POST', body: { stages: ['discover', 'score', 'tailor', 'cover'] } });
+      const finished = await waitFor(
+        async () => {
+          const run = await call(`/v1/pipeline/runs/${runId}`);
+          return run.state === 'completed' || run.state === 'failed' ? { done: run } : { progress: [run.state, run.progress, run.jobsDiscovered] };
+        },
+        { what: 'the run', idleTimeoutMs: 120_000 },
+      );
+      expect(finished.state).toBe('completed');
+      const jobs = await call(`/v1/jobs?runId=${runId}&limit=100`);
+      expect(jobs.total).toBeGreaterThan(0);
+      for (const job of jobs.items as Array<{ jobKey: string }>) await call(`/v1/jobs/${encodeURIComponent(job.jobKey)}`);
+      expect((jobs.items as Array<{ stage: string }>).some((j) => j.stage === 'prepared')).toBe(true);
+      for (const p of ['/v1/settings', '/v1/health', '/v1/pipeline/operations', '/v1/pipeline/runs', '/v1/spend', '/v1/sources', '/v1/profile', '/v1/discovery/runtime', '/v1/availability', '/v1/openapi.json']) await call(p);
+      // The model key was really in use: the simulator refuses any other.
+      expect(llm.requests.length).toBeGreaterThan(0);
+      expect(llm.requests.every((r) => r.headers['authorization'] === `Bearer ${SECRETS['JOBCTRL_LEAK_LLM_KEY']}`)).toBe(true);
+      // A refused request's error must not echo what it was sent either.
+      await fetch(`${base}/v1/jobs`, { headers: { authorization: `Bearer ${SECRETS['JOBCTRL_LEAK_API_TOKEN']}x` } }).then(async (r) => answers.push(['wrong token', Buffer.from(await r.text())]));
+      await fetch(`${base}/v1/jobs?token=${SECRETS['JOBCTRL_LEAK_API_TOKEN']}`).then(async (r) => answers.push(['token in the query', Buffer.from(await r.text())]));
+
+      events.abort();
+      await reading;
+      expect(stream.length).toBeGreaterThan(0);
+
+      const found = [
+        ...hits('npm start output (every process)', Buffer.from(started.output())),
+        ...hits('event stream', Buffer.from(stream)),
+        ...answers.flatMap(([where, body]) => hits(where, body)),
+        ...filesUnder(path.join(dir, 'data')).flatMap((f) => hits(path.relative(dir, f), fs.readFileSync(f))),
+      ];
+      expect(found).toEqual([]);
+      // The files searched include the app database and Temporal's history.
+      expect(filesUnder(path.join(dir, 'data')).map((f) => path.basename(f))).toEqual(expect.arrayContaining(['temporal.sqlite']));
+    } finally {
+      await llm.close();
+      await sim.stop();
+    }
+  }, 600_000);
+});
