@@ -17,6 +17,7 @@ import { createJobctrlWorker, newWorkerIdentity, workflowsEntry } from '../../ap
 import type { BaselineMode, BenchOptions, PhaseName } from './bench-args';
 import { describe, isInterrupted, log, onStop, runCommand, runWorker, secs, sleep, startTemporal, stopNamed, type WorkerRun } from './bench-support';
 import type { BatchDiscoverInput, BatchDiscoverResult, BenchActivities } from './batch-discover.workflow';
+import { SIMULATOR_HOST_POLICY } from '../../apps/worker/src/test-support/simulator-host-policy';
 
 /** The four ATS boards of the simulator, in the order --families takes them. */
 const FAMILIES = [
@@ -32,7 +33,7 @@ const FAMILIES = [
  */
 const pipelineOf = (options: BenchOptions) => ({
   internalConcurrency: 4,
-  hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 },
+  hostPolicy: SIMULATOR_HOST_POLICY,
   enrichmentPollMs: 100,
   ...(options.browser ? { browserExecutablePath: options.browser } : {}),
 });

@@ -18,6 +18,7 @@ import { createJobctrlWorker, workflowsEntry } from '../../apps/worker/src/creat
 import { createPipelineResponder } from '../../apps/worker/src/test-support/llm-responder';
 import { awaitWorkflowResult, log, onStop, runCommand, runWorker, secs, startTemporal, type BenchTemporal, type WorkerRun } from './bench-support';
 import type { PreparationSettings } from '../../apps/worker/src/activities';
+import { SIMULATOR_HOST_POLICY } from '../../apps/worker/src/test-support/simulator-host-policy';
 
 /**
  * `npm run bench:prepare` (flags: prepare.bench.ts): the preparation stages (score → tailor → cover
@@ -307,7 +308,7 @@ export async function startBenchWorker(o: {
     capacity: workerCapacity(o.slots),
     uow: o.uow,
     workflowBundle,
-    pipeline: { internalConcurrency: o.concurrency, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, preparation: o.preparation },
+    pipeline: { internalConcurrency: o.concurrency, hostPolicy: SIMULATOR_HOST_POLICY, preparation: o.preparation },
   });
   return runWorker('worker', jw);
 }

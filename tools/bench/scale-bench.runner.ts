@@ -12,11 +12,12 @@ import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { createJobctrlWorker, workflowsEntry } from '../../apps/worker/src/create-worker';
 import { isInterrupted, log, onStop, runCommand, runWorker, secs, sleep, startTemporal, stopNamed, type BenchTemporal } from './bench-support';
 import type { ScaleOptions } from './scale-bench.args';
+import { SIMULATOR_HOST_POLICY } from '../../apps/worker/src/test-support/simulator-host-policy';
 
 /** No politeness spacing (the bench measures the pipeline, not the host policy); enrichment polls as in bench:discover. */
 const pipelineOf = (options: ScaleOptions) => ({
   internalConcurrency: 4,
-  hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 },
+  hostPolicy: SIMULATOR_HOST_POLICY,
   enrichmentPollMs: 100,
   ...(options.browser ? { browserExecutablePath: options.browser } : {}),
 });

@@ -7,7 +7,7 @@ import { LlmRuntime, SpendLedgerRepository, type LlmRuntimeOptions } from '@jobc
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import type { ActivityGauge, CpuTaskPool, WorkerExecutors } from '@jobctrl/shared/temporal';
 import { createLifecycleActivities, createSmokeActivities } from '@jobctrl/operations';
-import { createDiscoveryActivities, DiscoveryRuntimeRepository, SourceRepository } from '@jobctrl/discovery';
+import { createDiscoveryActivities, DiscoveryRuntimeRepository, postingApiOf, SourceRepository } from '@jobctrl/discovery';
 import { ChromiumRenderer, createEnrichmentActivities, RunCommitNotifier } from '@jobctrl/enrichment';
 import { createScoringActivities } from '@jobctrl/scoring';
 import { createTailoringActivities } from '@jobctrl/tailoring';
@@ -24,7 +24,11 @@ export interface PipelineSettings {
    * benches). Read when a discovery run plans; the run then carries that snapshot.
    */
   internalConcurrency: number | (() => number);
-  hostPolicy: { minSpacingMs: number; maxInFlightPerHost: number };
+  /**
+   * allowedPrivateHosts: allowed_private_hosts, the only private/loopback hosts the crawler, its
+   * browser and the apply launcher may reach (harnesses list the simulators' 127.0.0.1 here).
+   */
+  hostPolicy: { minSpacingMs: number; maxInFlightPerHost: number; allowedPrivateHosts: readonly string[] };
   enrichmentPollMs?: number;
   /** Chromium for JavaScript-rendered detail pages (browser_executable_path); none = such pages keep the source text. */
   browserExecutablePath?: string;
@@ -46,7 +50,7 @@ export interface PreparationSettings {
 const SCHEMA_DEFAULTS = defaultResolvedConfig();
 export const DEFAULT_PIPELINE: PipelineSettings = {
   internalConcurrency: SCHEMA_DEFAULTS.settings.pipeline_internal_concurrency,
-  hostPolicy: SCHEMA_DEFAULTS.hostPolicy,
+  hostPolicy: { ...SCHEMA_DEFAULTS.hostPolicy, allowedPrivateHosts: SCHEMA_DEFAULTS.allowedPrivateHosts },
 };
 const DEFAULT_PREPARATION: PreparationSettings = { llm: SCHEMA_DEFAULTS.llm, live: () => liveWorkerSettings(SCHEMA_DEFAULTS.settings) };
 const DEFAULT_AVAILABILITY = () => liveWorkerSettings(SCHEMA_DEFAULTS.settings);
@@ -76,13 +80,15 @@ export function buildActivities(deps: ActivityDeps) {
   // snapshot of pipeline_internal_concurrency (the consumer renders at most that many jobs at once);
   // the renderer's own cap is only the ceiling the setting can ever reach, so a run started after
   // the setting was raised gets its pages without a worker restart.
+  // One host policy per worker: politeness limits hold across every family and the enrichment consumer.
+  // Its address rule (allowed_private_hosts) also guards the browser's requests and the apply launcher's.
+  const { minSpacingMs, maxInFlightPerHost, allowedPrivateHosts } = deps.pipeline.hostPolicy;
+  const http = new HostPolicyHttpClient({ minSpacingMs, maxInFlightPerHost, allowedPrivateHosts });
   const renderer = deps.pipeline.browserExecutablePath
-    ? new ChromiumRenderer({ executablePath: deps.pipeline.browserExecutablePath, maxPages: PIPELINE_INTERNAL_CONCURRENCY_MAX })
+    ? new ChromiumRenderer({ executablePath: deps.pipeline.browserExecutablePath, maxPages: PIPELINE_INTERNAL_CONCURRENCY_MAX, addressGuard: http.guard })
     : undefined;
   // A family's commit wakes this worker's live enrichment consumer of the same run at once.
   const commits = new RunCommitNotifier();
-  // One host policy per worker: politeness limits hold across every family and the enrichment consumer.
-  const http = new HostPolicyHttpClient({ minSpacingMs: deps.pipeline.hostPolicy.minSpacingMs, maxInFlightPerHost: deps.pipeline.hostPolicy.maxInFlightPerHost });
   const prepSettings = deps.pipeline.preparation ?? DEFAULT_PREPARATION;
   const prep = new PreparationRepository(deps.uow);
   const ledger = new SpendLedgerRepository(deps.uow);
@@ -144,11 +150,14 @@ export function buildActivities(deps: ActivityDeps) {
       owner: deps.workerIdentity,
       dailyCap: (deps.pipeline.apply ?? DEFAULT_APPLY).dailyCap,
       chargeAvailabilityCheck: async () => (await checks.chargeForeground()).acquired,
+      addressGuard: http.guard,
       log: deps.log,
     }),
     ...createPostingCheckActivities({
       repository: checks,
       inspect: createPostingInspector({ http, renderer }),
+      // Discovery's adapters own the board keys and default hosts; posting checks may not import discovery.
+      postingApi: postingApiOf,
       settings: () => {
         const availability = (deps.pipeline.availability ?? DEFAULT_AVAILABILITY)();
         return { sweepsEnabled: availability.availabilitySweepsEnabled, selection: { scoreThreshold: prepSettings.live().tailorScoreThreshold, recheckMs: availability.availabilityRecheckMs } };

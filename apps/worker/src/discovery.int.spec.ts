@@ -13,6 +13,7 @@ import { startPreparationWith } from '@jobctrl/runs/worker';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
 import { setupBoardWorld } from './test-support/board-world.fixture';
 import { waitFor } from '@jobctrl/tools/processes';
+import { SIMULATOR_HOST_POLICY } from './test-support/simulator-host-policy';
 
 const address = testTemporalAddress();
 
@@ -32,7 +33,7 @@ async function setup(jobsPerBoard: number, opts: { maxParallelFamilies?: number;
     capacity: workerCapacity(6),
     uow: data.uow,
     workflowBundle: opts.workflowBundle ?? suite.bundle,
-    pipeline: { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100, browserExecutablePath: '/usr/bin/chromium' },
+    pipeline: { internalConcurrency: 4, hostPolicy: SIMULATOR_HOST_POLICY, enrichmentPollMs: 100, browserExecutablePath: '/usr/bin/chromium' },
   });
   const cleanup = async () => {
     await data.sim.stop();

@@ -16,6 +16,7 @@ import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker } from './create-worker';
 import { PreparationRecovery } from '@jobctrl/runs/worker';
 import { useSuiteTemporal } from './test-support/temporal.harness';
+import { SIMULATOR_HOST_POLICY } from './test-support/simulator-host-policy';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -62,7 +63,7 @@ describe('Enrichment retries outside the run', () => {
       workflowBundle: suite.bundle,
       pipeline: {
         internalConcurrency: 2,
-        hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 2 },
+        hostPolicy: { ...SIMULATOR_HOST_POLICY, maxInFlightPerHost: 2 },
         enrichmentPollMs: 100,
         preparation: { llm: { provider: 'extractive', prices: {}, timeoutMs: 10_000 }, live: () => live },
       },

@@ -16,6 +16,7 @@ import { setupBoardWorld, worldWorker } from './test-support/board-world.fixture
 import { createProbeActivities } from './test-support/probe.activities';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal, type WorkerProcess } from './test-support/temporal.harness';
 import { waitFor } from '@jobctrl/tools/processes';
+import { SIMULATOR_HOST_POLICY } from './test-support/simulator-host-policy';
 
 const address = testTemporalAddress();
 
@@ -88,7 +89,7 @@ async function retryAfterWorld() {
     families: [{ kind: 'lever', token: 'globex' }],
     knobs: { boards: { 'lever:globex': { rateLimit429: { nextN: 1, retryAfterSec: 45 } } } },
   });
-  const jw = await worldWorker(suite, world, { pipeline: { internalConcurrency: 2, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 2 } } });
+  const jw = await worldWorker(suite, world, { pipeline: { internalConcurrency: 2, hostPolicy: { ...SIMULATOR_HOST_POLICY, maxInFlightPerHost: 2 } } });
   return { world, jw };
 }
 

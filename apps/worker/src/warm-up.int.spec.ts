@@ -8,6 +8,7 @@ import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, JobctrlWorker } from './create-worker';
 import { useSuiteTemporal } from './test-support/temporal.harness';
+import { SIMULATOR_HOST_POLICY } from './test-support/simulator-host-policy';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -25,7 +26,7 @@ async function newWorker(opts: { warmUp?: boolean; browserExecutablePath?: strin
     uow: new UnitOfWorkFactory({ databasePath, entities: OPERATIONS_ENTITIES }),
     workflowBundle: suite.bundle,
     warmUp: opts.warmUp,
-    pipeline: { internalConcurrency: 1, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 1 }, browserExecutablePath: opts.browserExecutablePath },
+    pipeline: { internalConcurrency: 1, hostPolicy: { ...SIMULATOR_HOST_POLICY, maxInFlightPerHost: 1 }, browserExecutablePath: opts.browserExecutablePath },
   });
 }
 

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { Context } from '@temporalio/activity';
-import type { Page } from 'playwright-core';
+import type { APIResponse, Page } from 'playwright-core';
+import { AddressGuard, guardBrowserRequest } from '@jobctrl/shared/http';
 import { APPLY_TENANT, type ApplyActivities, type ApplyInput, type ApplyResult, type ApplyTarget } from '@jobctrl/pipeline/contracts';
 import type { JobRepository } from '@jobctrl/shared/jobs';
 import type { Profile } from '@jobctrl/shared/profile';
@@ -41,6 +42,11 @@ export interface ApplyActivityDeps {
   chargeAvailabilityCheck: () => Promise<boolean>;
   /** How long the board may take to confirm a submission (default 60 s). */
   submitTimeoutMs?: number;
+  /**
+   * The crawler's address rule (allowed_private_hosts): the form's page, every request it makes and
+   * the submission are checked and refused ones aborted. Default: no private host allowed.
+   */
+  addressGuard?: AddressGuard;
   now?: () => number;
   log?: (message: string) => void;
 }
@@ -58,6 +64,7 @@ export interface ApplyActivityDeps {
 export function createApplyActivities(deps: ApplyActivityDeps): ApplyActivities {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? (() => undefined);
+  const guard = deps.addressGuard ?? new AddressGuard();
   return {
     async applyToJob(input: ApplyInput): Promise<ApplyResult> {
       const ctx = Context.current();
@@ -107,6 +114,11 @@ export function createApplyActivities(deps: ApplyActivityDeps): ApplyActivities 
       const shots: ApplicationScreenshot[] = [];
       // Everything after the launch is inside the try: its finally is what ends the browser.
       try {
+        // Every request of the attempt's context (the form's page, its resources, the submission)
+        // passes the address rule first: a posting's apply link is a stranger's URL.
+        await browser.context.route('**/*', (route) =>
+          guardBrowserRequest<APIResponse>(route, guard, { onRefused: (url, why) => log(`apply ${jobKey}: refused ${url}: ${why}`) }).then(() => undefined),
+        );
         const page = await browser.context.newPage();
         const shoot = async (name: string) => {
           const file = path.join(browser.workDir, name);
@@ -121,6 +133,8 @@ export function createApplyActivities(deps: ApplyActivityDeps): ApplyActivities 
         const letterText = letterTextOf(artifacts.coverLetter);
         const letterPdf = letterText ? await writePdf(browser.context, renderCoverLetterHtml(letterText, contact), path.join(browser.workDir, 'cover-letter.pdf')) : undefined;
 
+        // Checked up front too, so a refused form URL fails with the rule's own words (host_refused_private_address).
+        await guard.check(job.applyUrl ?? job.url);
         const form = await openApplicationForm(page, job.applyUrl ?? job.url);
         if (!form) {
           await shoot('no-form.png');

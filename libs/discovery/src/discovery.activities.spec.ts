@@ -35,7 +35,7 @@ function activities(started: string[] = []) {
     runtime: new DiscoveryRuntimeRepository(uow),
     jobs: new JobRepository(uow),
     runs: new DiscoveryRunRepository(uow),
-    http: new HostPolicyHttpClient({ minSpacingMs: 0, maxInFlightPerHost: 4 }),
+    http: new HostPolicyHttpClient({ minSpacingMs: 0, maxInFlightPerHost: 4, allowedPrivateHosts: ['127.0.0.1'] }),
     internalConcurrency: () => 3,
     startPreparation: async (j) => void started.push(j.idempotencyKey),
   });

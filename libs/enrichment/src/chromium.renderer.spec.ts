@@ -2,12 +2,16 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AddressGuard } from '@jobctrl/shared/http';
 import { ChromiumRenderer } from './chromium.renderer';
 
 const CHROMIUM = '/usr/bin/chromium';
 if (!fs.existsSync(CHROMIUM)) {
   throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium (the enrichment browser tests need it; Debian's package, never a downloaded browser)`);
 }
+
+/** The test servers are on 127.0.0.1, listed as every harness lists the simulators (allowed_private_hosts). */
+const SIMULATOR = new AddressGuard({ allowedPrivateHosts: ['127.0.0.1'] });
 
 const TEXT = 'Design resilient APIs in TypeScript and run PostgreSQL at scale.';
 let server: http.Server;
@@ -115,7 +119,7 @@ afterAll(async () => {
 
 describe('ChromiumRenderer', () => {
   it('returns the DOM after scripts ran, and never loads another origin', async () => {
-    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 2 });
+    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 2, addressGuard: SIMULATOR });
     try {
       const html = await renderer.render(`${base}/job`);
       expect(html).toContain(TEXT);
@@ -127,7 +131,7 @@ describe('ChromiumRenderer', () => {
   });
 
   it('a page that fills itself after load (a fetch) is waited for; one that shows its text at load is not', async () => {
-    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 2 });
+    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 2, addressGuard: SIMULATOR });
     try {
       expect(await renderer.render(`${base}/spa`)).toContain(LATE_TEXT.trim().slice(0, 40));
       // Readable at load: returned without waiting for the network to settle (its fetch still pending).
@@ -140,7 +144,7 @@ describe('ChromiumRenderer', () => {
   });
 
   it('starts from the page already fetched: the document is not requested again, its own requests are', async () => {
-    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1 });
+    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1, addressGuard: SIMULATOR });
     try {
       hits.length = 0;
       const fetched = `<html><body><div id="app"></div><script>fetch('/late-data').then((r) => r.text()).then((t) => { document.getElementById('app').innerText = t; });</script></body></html>`;
@@ -153,7 +157,7 @@ describe('ChromiumRenderer', () => {
   });
 
   it('renders at most maxPages pages at once', async () => {
-    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1 });
+    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1, addressGuard: SIMULATOR });
     try {
       peakInFlight = 0;
       await Promise.all([renderer.render(`${base}/slow`), renderer.render(`${base}/slow`), renderer.render(`${base}/slow`)]);
@@ -165,7 +169,7 @@ describe('ChromiumRenderer', () => {
   });
 
   it('relaunches a browser that was killed: the next render works', async () => {
-    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1 });
+    const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1, addressGuard: SIMULATOR });
     try {
       const before = chromiumChildren();
       expect(await renderer.render(`${base}/job`)).toContain(TEXT);
@@ -182,7 +186,7 @@ describe('ChromiumRenderer', () => {
 
   describe('admitResource (a posting check bounding what the page loads)', () => {
     it('asks before every request the page makes, hop by hop: a refused one is never sent, a redirect off the origin is not followed', async () => {
-      const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1 });
+      const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1, addressGuard: SIMULATOR });
       try {
         hits.length = 0;
         otherHits = 0;
@@ -218,7 +222,7 @@ describe('ChromiumRenderer', () => {
     });
 
     it('follows a redirect hop by hop, each admitted, and reports where the document landed', async () => {
-      const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1 });
+      const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1, addressGuard: SIMULATOR });
       try {
         hits.length = 0;
         otherHits = 0;
@@ -244,6 +248,37 @@ describe('ChromiumRenderer', () => {
           admitResource: async () => () => true,
         });
         expect(moved.finalUrl).toBe(`${base}/job`);
+      } finally {
+        await renderer.close();
+      }
+    });
+  });
+
+  describe('the address rule (#15: allowed_private_hosts)', () => {
+    it('refuses a page on a loopback host nobody listed: the navigation is aborted and the server sees nothing', async () => {
+      const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1 });
+      try {
+        hits.length = 0;
+        await expect(renderer.render(`${base}/job`)).rejects.toThrow(/ERR_BLOCKED_BY_CLIENT/);
+        expect(hits).toEqual([]);
+      } finally {
+        await renderer.close();
+      }
+    });
+
+    it('a page already fetched whose own sub-resources resolve to a refused address loads none of them (with and without admitResource)', async () => {
+      // Only 127.0.0.1 is listed; the page's origin is localhost, which resolves to loopback too.
+      const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1, addressGuard: SIMULATOR });
+      const page = `${base.replace('127.0.0.1', 'localhost')}/prefetched`;
+      const html = `<html><body><p>${TEXT}</p><img src="/img/1.png"><script>fetch('/late-data')</script></body></html>`;
+      try {
+        hits.length = 0;
+        expect(await renderer.render(page, { html })).toContain(TEXT);
+        const admitted: string[] = [];
+        const result = await renderer.renderPage(page, { html, admitResource: async (url) => (admitted.push(url), () => true) });
+        expect(result.html).toContain(TEXT);
+        expect(admitted).toEqual([]);
+        expect(hits).toEqual([]);
       } finally {
         await renderer.close();
       }

@@ -1,4 +1,5 @@
-import { chromium, Browser, type Page, type Request, type Route } from 'playwright-core';
+import { chromium, Browser, type APIResponse, type Page, type Request, type Route } from 'playwright-core';
+import { AddressGuard, guardBrowserRequest } from '@jobctrl/shared/http';
 import { BoundedExecutor } from '@jobctrl/shared/temporal';
 import { MIN_READABLE_CHARS } from './detail-page.parser';
 
@@ -43,6 +44,11 @@ export interface ChromiumRendererOptions {
   /** pipeline_internal_concurrency: pages rendering at once in this worker. */
   maxPages: number;
   timeoutMs?: number;
+  /**
+   * The worker's address rule (allowed_private_hosts): every request a page makes is checked against
+   * it and refused ones are aborted, never sent. Default: no private host allowed.
+   */
+  addressGuard?: AddressGuard;
 }
 
 // As root on these machines Chromium needs --no-sandbox; the network flags keep it from calling home
@@ -53,7 +59,8 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-ne
  * Browser rendering for enrichment, with hard resource bounds: ONE Chromium process per worker
  * (launched on first use; each is 300–600 MB, the spec's first-class risk), at most `maxPages`
  * pages at once, each in a fresh incognito context that is closed after use. A page may only load
- * resources from its own origin, so rendering cannot reach hosts the host policy did not admit.
+ * resources from its own origin, so rendering cannot reach hosts the host policy did not admit, and
+ * every request passes the address rule (allowed_private_hosts) hop by hop.
  * Cancellation closes the page's context, which aborts its navigation. A browser that crashed or
  * lost its connection is relaunched on the next render instead of failing every render until the
  * worker restarts.
@@ -63,8 +70,10 @@ export class ChromiumRenderer implements PageRenderer {
   private readonly slots: BoundedExecutor;
   private active = 0;
   private peak = 0;
+  private readonly guard: AddressGuard;
 
   constructor(private readonly options: ChromiumRendererOptions) {
+    this.guard = options.addressGuard ?? new AddressGuard();
     this.slots = new BoundedExecutor('browser-pages', options.maxPages, { graceMs: 2_000 });
   }
 
@@ -103,9 +112,11 @@ export class ChromiumRenderer implements PageRenderer {
             document = undefined;
             return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
           }
-          if (!admit) return route.continue();
+          // Hop by hop, each hop checked (Chromium would follow a redirect out of the origin, or into
+          // the user's network, without routing it again).
+          if (!admit) return guardBrowserRequest<APIResponse>(route, this.guard, { timeoutMs, allowUrl: (hop) => new URL(hop).origin === origin });
           const mainDocument = isMainDocument(request, page);
-          return fetchAdmitted(route, origin, admit, signal, timeoutMs).then((landed) => {
+          return fetchAdmitted(route, origin, admit, this.guard, signal, timeoutMs).then((landed) => {
             if (mainDocument && landed) finalUrl = landed;
           });
         });
@@ -186,12 +197,15 @@ async function fetchAdmitted(
   route: Route,
   origin: string,
   admit: NonNullable<RenderPageOptions['admitResource']>,
+  guard: AddressGuard,
   signal: AbortSignal,
   timeoutMs: number,
 ): Promise<string | null> {
   const navigation = route.request().isNavigationRequest();
   let url = route.request().url();
   for (let hop = 0; hop <= MAX_RESOURCE_HOPS; hop++) {
+    // The address rule before the caller reserves anything: a refused hop is aborted, not fetched.
+    if (!(await guard.check(url).then(() => true, () => false))) break;
     const settle = await admit(url, { signal, navigation }).catch(() => null);
     if (!settle) break;
     let answer: { status: number; location: string | undefined; body: Buffer; response: Awaited<ReturnType<Route['fetch']>> };

@@ -54,7 +54,7 @@ describe('EnrichmentRetryPass', () => {
       jobs,
       cpu,
       // No robots verdict is cached across passes here: each pass asks the host again (its two jobs share one fetch).
-      http: new HostPolicyHttpClient({ minSpacingMs: 0, maxInFlightPerHost: 2, robotsUnreachableTtlMs: 0 }),
+      http: new HostPolicyHttpClient({ minSpacingMs: 0, maxInFlightPerHost: 2, robotsUnreachableTtlMs: 0, allowedPrivateHosts: ['127.0.0.1'] }),
       retry: { maxAttempts: 3, baseDelayMs: 60_000, factor: 2 },
       width: () => 2,
       startPreparation: async (j) => void handed.push(j.jobKey),

@@ -94,7 +94,8 @@ function stream(total: number, written: { bytes: number }, declareLength = false
 
 /** The production spacing (2 s) only where a test is about it; elsewhere none, so specs stay quick. */
 function client(overrides: HostPolicyOptions = {}): HostPolicyHttpClient {
-  return new HostPolicyHttpClient({ minSpacingMs: 0, respectRobots: false, backoffBaseMs: 1, backoffMaxMs: 2, random: () => 0.5, ...overrides });
+  // The test servers are loopback: listed, as allowed_private_hosts lists the simulators in every harness.
+  return new HostPolicyHttpClient({ allowedPrivateHosts: ['127.0.0.1', 'localhost'], minSpacingMs: 0, respectRobots: false, backoffBaseMs: 1, backoffMaxMs: 2, random: () => 0.5, ...overrides });
 }
 
 /**

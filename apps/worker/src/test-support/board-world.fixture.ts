@@ -13,6 +13,7 @@ import type { WorkerOptions } from '@temporalio/worker';
 import type { PipelineSettings } from '../activities';
 import { createJobctrlWorker } from '../create-worker';
 import type { SuiteTemporal } from './temporal.harness';
+import { SIMULATOR_HOST_POLICY } from './simulator-host-policy';
 
 export const FAMILIES = [
   { kind: 'greenhouse', token: 'acme' },
@@ -65,7 +66,7 @@ export function worldWorker(suite: SuiteTemporal, world: BoardWorld, opts: { slo
     capacity: workerCapacity(opts.slots ?? 4),
     uow: world.uow,
     workflowBundle: opts.workflowBundle ?? suite.bundle,
-    pipeline: { internalConcurrency: 4, hostPolicy: { minSpacingMs: 0, maxInFlightPerHost: 4 }, enrichmentPollMs: 100, ...opts.pipeline },
+    pipeline: { internalConcurrency: 4, hostPolicy: SIMULATOR_HOST_POLICY, enrichmentPollMs: 100, ...opts.pipeline },
   });
 }
 

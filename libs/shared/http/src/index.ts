@@ -6,3 +6,4 @@ export * from './robots.rules';
 export * from './retry.rules';
 export * from './address-guard.rules';
 export * from './pinned-fetch.transport';
+export * from './browser-request.guard';
