@@ -76,6 +76,8 @@ describe('npm start', () => {
         host_min_spacing_ms: 0,
         host_max_in_flight: 4,
         tailor_score_threshold: 50,
+        // The board simulator is on loopback, which the crawler refuses unless listed (#15).
+        allowed_private_hosts: ['127.0.0.1'],
       }),
     );
   });
