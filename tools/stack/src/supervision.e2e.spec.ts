@@ -194,5 +194,6 @@ describe('npm start with a config that turned bad', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // Most of it is the stack's start (2.5 min measured at load 22 on 2 cores); the waits follow progress.
+  }, 10 * 60_000);
 });
