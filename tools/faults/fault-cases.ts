@@ -55,7 +55,10 @@ const listRequests = (board: BoardSimulator) => requestsTo(board, '/v1/boards/')
 async function killAndRecover(env: CaseEnv, part: Part, degradedMs?: number): Promise<void> {
   const pid = env.stack.kill(part);
   env.injected();
-  env.restartedBy(await env.stack.recover(part, pid, degradedMs));
+  const by = await env.stack.recover(part, pid, degradedMs);
+  env.restartedBy(by);
+  const { ms, built } = env.stack.lastStart;
+  if (by === 'suite') env.note(`npm start again: ready in ${(ms / 1000).toFixed(1)} s${built ? ', including a rebuild of sources changed meanwhile' : ''}`);
 }
 
 /** kill -9 of the worker once `phase` holds. */
@@ -156,13 +159,12 @@ export function faultCases(): FaultCase[] {
         await until('discovery under way', () => listRequests(env.board) >= 1);
         // With the write lock held elsewhere the worker's next heartbeat (every 1 s) waits inside its
         // write: the kill lands in it, deterministically.
-        let killed = 0;
+        let killed: Promise<void> = Promise.resolve();
         await holdWriteLock(appDb(env), 2500, async () => {
           await sleep(2000);
-          killed = env.stack.kill('worker');
-          env.injected();
+          killed = killAndRecover(env, 'worker');
         });
-        env.restartedBy(await env.stack.recover('worker', killed));
+        await killed;
       },
     },
     duringPreparation('restart of the Temporal dev server mid-run', 300, (env) => killAndRecover(env, 'temporal', 20_000)),
@@ -176,10 +178,9 @@ export function faultCases(): FaultCase[] {
           env.stack.api('/v1/jobs?limit=100'),
         ].map((p) => p.then((r) => r.status, (e: Error) => e.message));
         await sleep(5);
-        const pid = env.stack.kill('api');
-        env.injected();
+        const recovered = killAndRecover(env, 'api');
         env.note(`in-flight requests ended: ${(await Promise.all(inFlight)).join(', ')}`);
-        env.restartedBy(await env.stack.recover('api', pid));
+        await recovered;
         const runtime = await env.stack.json<Record<string, unknown>>('/v1/discovery/runtime');
         env.note(`runtime after restart: ${JSON.stringify(runtime)}`);
       },

@@ -100,17 +100,17 @@ export function stuckJobs(jobs: JobRow[]): JobRow[] {
 }
 
 /**
- * Failures the user is shown without a reason. A failed run must carry `error`; a failed family is
- * only a name in the run view, so it needs a reason somewhere the API shows (the run's error); a job
- * whose capture or preparation failed must say why in its detail.
+ * Failures the user is shown without a reason. A failed run must carry `error`; a failed family its
+ * error in `familyFailures`; a job whose capture failed or whose letter was rejected must say why in
+ * its detail.
  */
 export function unclearFailures(run: RunView, details: Array<Record<string, unknown>>): string[] {
   const out: string[] = [];
   if (run.state === 'failed' && !run.error) out.push(`run ${run.runId} failed without error`);
   if (run.error && /without a recorded reason/.test(run.error)) out.push(`run ${run.runId}: ${run.error}`);
+  const failures = (run['familyFailures'] ?? []) as Array<{ family: string; error: string | null }>;
   for (const family of run.familiesFailed) {
-    const reasons = (run['familyErrors'] ?? run['familiesFailedReasons']) as Record<string, unknown> | undefined;
-    if (!reasons || !reasons[family]) out.push(`family ${family} failed: the run view names it without a reason`);
+    if (!failures.find((f) => f.family === family)?.error) out.push(`family ${family} failed: the run view names it without a reason`);
   }
   for (const d of details) {
     const enrichment = d['enrichment'] as { status?: string; error?: string | null } | undefined;

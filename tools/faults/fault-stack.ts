@@ -46,6 +46,8 @@ export class FaultStack {
   private proc: GroupProcess | null = null;
   /** Output of every start of this stack, in order. */
   private earlierOutput = '';
+  /** The last start: how long to "ready", and whether it compiled first (others' edits in a shared tree make a restart rebuild). */
+  lastStart = { ms: 0, built: false };
 
   async init(options: FaultStackOptions): Promise<void> {
     this.apiPort = await freePort();
@@ -82,6 +84,7 @@ export class FaultStack {
     if (this.proc) this.earlierOutput += this.proc.output();
     const env: NodeJS.ProcessEnv = { ...process.env, JOBCTRL_CONFIG: this.configPath };
     for (const key of Object.keys(env)) if (key.startsWith('TS_NODE_') || key.startsWith('TEMPORAL_')) delete env[key];
+    const began = Date.now();
     const proc = spawnGroup(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env, graceMs: 20_000 });
     this.proc = proc;
     let exited: number | null | undefined;
@@ -95,6 +98,7 @@ export class FaultStack {
     ).catch((err: Error) => {
       throw new Error(`${err.message}\n--- npm start output ---\n${proc.output().slice(-3000)}`);
     });
+    this.lastStart = { ms: Date.now() - began, built: proc.output().includes('[build]') };
   }
 
   /** Whether start.js (the supervisor, if it is one) still runs. */

@@ -10,7 +10,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import request from 'supertest';
 import { loadConfig, ResolvedConfig } from '@jobctrl/shared/config';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { JobRepository, PreparationRepository } from '@jobctrl/shared/jobs';
+import { DiscoveryRunRepository, JobRepository, PreparationRepository } from '@jobctrl/shared/jobs';
 import { seedEnrichedJob } from '@jobctrl/shared/jobs/testing';
 import { ApplicationRepository } from '@jobctrl/apply-launcher/application';
 import { PostingCheckRepository } from '@jobctrl/posting-checks';
@@ -359,6 +359,18 @@ describe('API v1', () => {
       expect((await http().get('/v1/pipeline/runs?limit=1&offset=1').expect(200)).body).toMatchObject({ items: [{ runId: first }], total: 2, limit: 1, offset: 1 });
       expect((await http().get('/v1/pipeline/runs?limit=0').expect(400)).body.errors[0].field).toBe('limit');
       expect((await http().get('/v1/pipeline/runs?offset=-1').expect(400)).body.errors[0].field).toBe('offset');
+    });
+
+    it('says why each failed family failed, beside its name (#15: a bare "failed" is no reason)', async () => {
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const runId = (await http().post('/v1/pipeline/runs').send({ stages: ['score'] }).expect(202)).body.runId;
+      // The discovery record a run's families write (the worker's part), with one family failed and one done.
+      const runs = new DiscoveryRunRepository(new UnitOfWorkFactory({ databasePath: ctx.config.databasePath, entities: [] }));
+      await runs.create(runId, {}, 2);
+      await runs.recordFamily(runId, 'lever', 'failed', 0, 'malformed JSON from http://127.0.0.1/v0/postings/globex: Unexpected token <', Date.now());
+      await runs.recordFamily(runId, 'greenhouse', 'completed', 3, null, Date.now());
+      const view = (await http().get(`/v1/pipeline/runs/${runId}`).expect(200)).body;
+      expect(view).toMatchObject({ familiesFailed: ['lever'], familyFailures: [{ family: 'lever', error: expect.stringContaining('malformed JSON') }] });
     });
   });
 

@@ -39,6 +39,8 @@ export interface PipelineRunView {
   /** The preparation batch (null for discover-only runs and until the batch selected its jobs). */
   preparation: { selected: number; completed: number; failed: number } | null;
   familiesFailed: string[];
+  /** Why each failed family failed (its last attempt's error), in familiesFailed's order: a name alone tells the user nothing. */
+  familyFailures: Array<{ family: string; error: string | null }>;
   familiesCompleted: string[];
   /** Why a failed run failed (e.g. planning refused a disabled source); null otherwise. */
   error: string | null;
@@ -179,6 +181,7 @@ export class PipelineRunService {
         : { ...(run.preparation ? { completed: run.preparation.completed + run.preparation.failed, total: run.preparation.selected } : { completed: 0, total: 0 }), detail: null },
       preparation: run.preparation,
       familiesFailed: discovery?.familiesFailed.map((f) => f.family) ?? [],
+      familyFailures: discovery?.familiesFailed.map(({ family, error }) => ({ family, error })) ?? [],
       familiesCompleted: discovery?.familiesCompleted ?? [],
       error: status === 'failed' ? failureReason(latest?.outcome ?? null) : null,
       jobsDiscovered: discovery?.jobsDiscovered ?? 0,

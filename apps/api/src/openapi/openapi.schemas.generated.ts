@@ -842,6 +842,26 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
             "type": "string"
           }
         },
+        "familyFailures": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "family": {
+                "type": "string"
+              },
+              "error": {
+                "type": "string",
+                "nullable": true
+              }
+            },
+            "required": [
+              "family",
+              "error"
+            ]
+          },
+          "description": "Why each failed family failed (its last attempt's error), in familiesFailed's order: a name alone tells the user nothing."
+        },
         "familiesCompleted": {
           "type": "array",
           "items": {
@@ -873,6 +893,7 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "progress",
         "preparation",
         "familiesFailed",
+        "familyFailures",
         "familiesCompleted",
         "error",
         "jobsDiscovered",

@@ -725,6 +725,11 @@ export type components = {
             error: string | null;
             familiesCompleted: string[];
             familiesFailed: string[];
+            /** @description Why each failed family failed (its last attempt's error), in familiesFailed's order: a name alone tells the user nothing. */
+            familyFailures: {
+                error: string | null;
+                family: string;
+            }[];
             finishedAt: string | null;
             jobsDiscovered: number;
             /** @description The preparation batch (null for discover-only runs and until the batch selected its jobs). */
