@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { ApplicationRepository, inspectCustody } from '@jobctrl/apply-launcher';
+import { survivorsUnder } from '@jobctrl/apply-launcher/testing';
 import { randomUUID } from 'node:crypto';
 import {
   APPLY_TENANT,
@@ -33,20 +34,8 @@ beforeAll(() => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium (applying drives it)`);
 });
 
-/** Chromium processes started under `dir` (their --user-data-dir), from /proc. */
-function browsersUnder(dir: string): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmd.includes(dir) && /chrom/i.test(cmd)) pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
+/** Chromium processes started under `dir` (their --user-data-dir or environment name it), from /proc. */
+const browsersUnder = (dir: string) => survivorsUnder(dir).filter((p) => /chrom/i.test(p.cmd));
 
 interface Prepared {
   jobKey: string;

@@ -5,7 +5,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { renderCoverLetterHtml, renderResumeHtml, writeCoverLetterPdf, writeResumePdf } from '../application-documents';
 import type { Applicant } from '../application-form.types';
-import { launchTestBrowser, processesTagged } from './test-browser';
+import { survivorsUnder } from '../../launcher/testing/launcher.test-support';
+import { browserTagMarker, launchTestBrowser } from './test-browser';
 
 export const SAMPLE_LETTER = 'Dear hiring team,\n\nI build payment platforms on Kafka and PostgreSQL.\n\nDana Whitfield';
 
@@ -45,7 +46,7 @@ export function useFormSession(prefix: string): FormSession {
     await browser?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
     // Every process of the browser's tree is gone (checked from /proc, not from Playwright's word).
-    if (tag) expect(processesTagged(tag)).toEqual([]);
+    if (tag) expect(survivorsUnder(browserTagMarker(tag))).toEqual([]);
   });
   beforeEach(async () => {
     page = await context.newPage();

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM } from '../../launcher/testing/launcher.test-support';
 
-export const CHROMIUM = '/usr/bin/chromium';
+const TAG_VAR = 'JOBCTRL_FORMS_BROWSER';
 
 /**
  * A headless Chromium for the form specs, tagged through its environment (every process of its tree
@@ -18,24 +19,12 @@ export async function launchTestBrowser(): Promise<{ browser: Browser; tag: stri
     executablePath: CHROMIUM,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-    env: { ...process.env, JOBCTRL_FORMS_BROWSER: tag },
+    env: { ...process.env, [TAG_VAR]: tag },
   });
   return { browser, tag };
 }
 
-/** Pids of live processes whose environment carries the tag. */
-export function processesTagged(tag: string): number[] {
-  const needle = `JOBCTRL_FORMS_BROWSER=${tag}`;
-  const found: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue; // a zombie runs nothing
-      if (fs.readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(needle)) found.push(Number(entry));
-    } catch {
-      // Gone while we looked, or not ours to read.
-    }
-  }
-  return found;
+/** What a browser launched by launchTestBrowser carries in its environment, for survivorsUnder. */
+export function browserTagMarker(tag: string): string {
+  return `${TAG_VAR}=${tag}`;
 }

@@ -12,7 +12,9 @@ export function makeTestRoot(name: string): string {
 /**
  * Live processes that belong to anything under `root`: their command line names it (Chromium's
  * --user-data-dir, crashpad's --database) or their environment does (XDG_CONFIG_HOME, inherited by
- * every descendant, even one that left the session). Read from /proc, the proof the tests rely on.
+ * every descendant, even one that left the session). Read from /proc, the proof the tests rely on:
+ * the one "no browser left" scan of the launcher, form and worker apply tests. `root` may as well
+ * be a tag a test put in its browser's environment (`NAME=<uuid>`). This process never counts.
  */
 export function survivorsUnder(root: string): Array<{ pid: number; cmd: string }> {
   const found: Array<{ pid: number; cmd: string }> = [];
