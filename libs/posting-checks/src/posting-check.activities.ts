@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { PostingCheckActivities } from '@jobctrl/pipeline/contracts';
-import type { PostingCheckRepository, SweepSelection } from './posting-check.repository';
+import type { PostingCheckRepository, ResolvePostingApi, SweepSelection } from './posting-check.repository';
 import { PostingCheckRunner, type InspectPosting } from './posting-check.runner';
 
 /** The live settings a check reads (availability_sweeps_enabled, tailor_score_threshold, availability_recheck_hours). */
@@ -13,11 +13,13 @@ export interface PostingCheckSettings {
 export interface PostingCheckActivityDeps {
   repository: PostingCheckRepository;
   inspect: InspectPosting;
+  /** Discovery's postingApiOf: which board API answers for a job's source (see ResolvePostingApi). */
+  postingApi: ResolvePostingApi;
   settings: () => PostingCheckSettings;
 }
 
 export function createPostingCheckActivities(deps: PostingCheckActivityDeps): PostingCheckActivities {
-  const runner = new PostingCheckRunner({ repository: deps.repository, inspect: deps.inspect });
+  const runner = new PostingCheckRunner({ repository: deps.repository, inspect: deps.inspect, postingApi: deps.postingApi });
   // Every attempt is a new owner: a retried attempt must not complete through a lease the lost
   // attempt may still be using (its late verdict is fenced out instead).
   const ownerOf = (ctx: Context) => `${ctx.info.workflowExecution?.workflowId ?? ctx.info.activityId}/${ctx.info.attempt}/${randomUUID()}`;

@@ -42,16 +42,13 @@ export interface SweepSelection {
 /** Consecutive uncertain verdicts multiply the recheck interval by 2^(streak-1), at most this. */
 export const MAX_BACKOFF_FACTOR_EXPONENT = 4;
 
-// The source kinds whose API can answer for one posting, the config key naming the board, and the
-// provider's public API (the same defaults discovery's adapters use: a source without base_url
-// reads the real provider).
-const API_SOURCES: Record<string, { boardKey: string; defaultBaseUrl: string }> = {
-  greenhouse: { boardKey: 'board_token', defaultBaseUrl: 'https://boards-api.greenhouse.io' },
-  lever: { boardKey: 'site', defaultBaseUrl: 'https://api.lever.co' },
-  ashby: { boardKey: 'board', defaultBaseUrl: 'https://api.ashbyhq.com' },
-  smartrecruiters: { boardKey: 'company_id', defaultBaseUrl: 'https://api.smartrecruiters.com' },
-  workable: { boardKey: 'account', defaultBaseUrl: 'https://apply.workable.com' },
-};
+/**
+ * Which board API can answer for one posting of a source of `kind` with this stored config (its
+ * base URL and board token), or null. Discovery's adapters own those rules (board keys, public
+ * hosts, config validation); posting checks are a domain of their own and may not import
+ * discovery, so the worker app, which composes both, passes discovery's postingApiOf in here.
+ */
+export type ResolvePostingApi = (kind: string, config: unknown) => { baseUrl: string; board: string } | null;
 
 const POSTING_URL = `COALESCE(j.canonical_url, j.url)`;
 
@@ -174,8 +171,8 @@ export class PostingCheckRepository {
     );
   }
 
-  /** Where a claimed job's posting lives: its page, and the board API that can answer for it. */
-  async targetFor(claim: PostingClaim): Promise<PostingTarget> {
+  /** Where a claimed job's posting lives: its page, and the board API that can answer for it (the first source that has one). */
+  async targetFor(claim: PostingClaim, resolveApi: ResolvePostingApi): Promise<PostingTarget> {
     const sources: Array<{ source_kind: string; external_id: string; config: string | null }> = await this.uow.run(({ manager }) =>
       manager.query(
         `SELECT js.source_kind, js.external_id, s.config FROM job_sources js LEFT JOIN sources s ON s.id = js.source_id
@@ -185,7 +182,7 @@ export class PostingCheckRepository {
     );
     let api: PostingApiRef | null = null;
     for (const s of sources) {
-      api = apiRef(s.source_kind, s.external_id, s.config);
+      api = apiRef(s.source_kind, s.external_id, s.config, resolveApi);
       if (api) break;
     }
     return { jobKey: claim.jobKey, url: claim.snapshot.url, api };
@@ -288,19 +285,16 @@ function fence(claim: PostingClaim, lease: { owner: string; expires_at: number }
   return null;
 }
 
-function apiRef(kind: string, externalId: string, rawConfig: string | null): PostingApiRef | null {
-  const known = API_SOURCES[kind];
-  if (!known || !rawConfig) return null;
-  let config: Record<string, unknown>;
+function apiRef(kind: string, externalId: string, rawConfig: string | null, resolveApi: ResolvePostingApi): PostingApiRef | null {
+  if (!rawConfig) return null;
+  let config: unknown;
   try {
-    config = JSON.parse(rawConfig) as Record<string, unknown>;
+    config = JSON.parse(rawConfig);
   } catch {
     return null; // a source row that is not JSON has no API to ask; the page still can be
   }
-  const board = config[known.boardKey];
-  if (typeof board !== 'string' || board.trim() === '') return null;
-  const baseUrl = typeof config['base_url'] === 'string' && config['base_url'] ? (config['base_url'] as string).replace(/\/+$/, '') : known.defaultBaseUrl;
-  return { kind, baseUrl, board, externalId };
+  const board = resolveApi(kind, config);
+  return board ? { kind, baseUrl: board.baseUrl, board: board.board, externalId } : null;
 }
 
 async function loadBudget(m: EntityManager, now: number): Promise<AcquisitionBudget> {

@@ -26,7 +26,14 @@ interface World {
   repo: PostingCheckRepository;
   clock: { now: number };
   seen: PostingTarget[];
+  /** What the runner asked the board-API resolver. */
+  apiAsked: Array<{ kind: string; config: unknown }>;
 }
+
+// Discovery's postingApiOf owns the board rules (tested in libs/discovery, wired by the worker app and
+// exercised by its availability int test); this domain may not import it, so a stand-in answers for
+// the one board these tests configure.
+const ACME = { kind: 'greenhouse', config: { board_token: 'acme', base_url: 'http://127.0.0.1:9/' }, api: { baseUrl: 'http://127.0.0.1:9', board: 'acme' } };
 
 async function world(jobs: Array<{ key: string; stage?: string; score?: number }>): Promise<World> {
   const store = await openJobStore(dbs.file('w'));
@@ -34,12 +41,16 @@ async function world(jobs: Array<{ key: string; stage?: string; score?: number }
     await seedEnrichedJob(store.jobs, { jobKey: j.key, title: `Engineer ${j.key}`, company: 'Acme', description: 'Build things.' });
     await store.uow.run(({ manager }) => manager.query(`UPDATE jobs SET stage = ?, score = ? WHERE job_key = ?`, [j.stage ?? 'scored', j.score ?? 80, j.key]));
   }
-  return { uow: store.uow, repo: new PostingCheckRepository(store.uow), clock: { now: T0 }, seen: [] };
+  return { uow: store.uow, repo: new PostingCheckRepository(store.uow), clock: { now: T0 }, seen: [], apiAsked: [] };
 }
 
 function runner(w: World, inspect: InspectPosting = async () => open): PostingCheckRunner {
   return new PostingCheckRunner({
     repository: w.repo,
+    postingApi: (kind, config) => {
+      w.apiAsked.push({ kind, config });
+      return kind === ACME.kind && JSON.stringify(config) === JSON.stringify(ACME.config) ? ACME.api : null;
+    },
     now: () => w.clock.now,
     inspect: async (target, signal) => {
       w.seen.push(target);
@@ -324,5 +335,17 @@ describe('the target a check reads', () => {
     );
     await runner(w).checkJob('a', 'fg', new AbortController().signal);
     expect(w.seen[0]).toEqual({ jobKey: 'a', url: 'https://jobs.test/a', api: { kind: 'greenhouse', baseUrl: 'http://127.0.0.1:9', board: 'acme', externalId: 'a' } });
+    // The source's stored config, as stored, goes to discovery's rules with its kind.
+    expect(w.apiAsked).toEqual([{ kind: ACME.kind, config: ACME.config }]);
+  });
+
+  it('has no API when its source\'s stored config is not JSON (the resolver is not asked; the page still is checked)', async () => {
+    const w = await world([{ key: 'a' }]);
+    await w.uow.run(({ manager }) =>
+      manager.query(`INSERT INTO sources (id, kind, name, family, enabled, config, created_at, updated_at) VALUES ('s1', 'greenhouse', 'Acme', 'greenhouse:acme', 1, ?, 0, 0)`, ['{not json']),
+    );
+    await runner(w).checkJob('a', 'fg', new AbortController().signal);
+    expect(w.seen[0]).toMatchObject({ jobKey: 'a', api: null });
+    expect(w.apiAsked).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { AvailabilitySweepResult, PostingCheckResult } from '@jobctrl/pipeline/contracts';
 import type { AvailabilityVerdict, PostingTarget } from './availability.model';
 import { CHECK_ACTIVITY_TIMEOUT_MS, CHECK_WORK_BUDGET_MS, JOB_LEASE_MS } from './posting-check.limits';
-import type { PostingCheckRepository, PostingClaim, SweepSelection } from './posting-check.repository';
+import type { PostingCheckRepository, PostingClaim, ResolvePostingApi, SweepSelection } from './posting-check.repository';
 
 /** Runs the liveness ladder for one target; aborting `signal` stops its network and browser work. */
 export type InspectPosting = (target: PostingTarget, signal: AbortSignal) => Promise<AvailabilityVerdict>;
@@ -9,6 +9,8 @@ export type InspectPosting = (target: PostingTarget, signal: AbortSignal) => Pro
 export interface PostingCheckRunnerDeps {
   repository: PostingCheckRepository;
   inspect: InspectPosting;
+  /** The board API of a job's source (discovery's postingApiOf, passed in by the worker). */
+  postingApi: ResolvePostingApi;
   now?: () => number;
   /** How often a running check extends its lease (default: a fifth of the lease). */
   renewEveryMs?: number;
@@ -85,7 +87,7 @@ export class PostingCheckRunner {
     const renewal = setInterval(() => void this.deps.repository.renewLease(claim, this.leaseMs, this.now()).catch(() => undefined), this.renewEveryMs);
     let verdict: AvailabilityVerdict;
     try {
-      const target = await this.deps.repository.targetFor(claim);
+      const target = await this.deps.repository.targetFor(claim, this.deps.postingApi);
       verdict = await this.deps.inspect(target, signal);
     } catch (err) {
       // Our own failure (SQLite, a bug), a cancellation or a refusal of our own making (the ladder
