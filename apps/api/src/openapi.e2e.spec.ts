@@ -142,6 +142,10 @@ describe('OpenAPI document (GET /v1/openapi.json, /v1/docs)', () => {
       uniqueItems: true,
     });
     expect(listJobs.find((p) => p.name === 'limit')).toEqual({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200 } });
+    // Paging rules inherited from PageQueryDto, each list with its own largest page; the runs DTO declares no rule of its own.
+    const listRuns = doc.paths['/v1/pipeline/runs']['get'].parameters ?? [];
+    expect(listRuns.find((p) => p.name === 'limit')).toEqual({ name: 'limit', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100 }) });
+    for (const list of [listJobs, listRuns]) expect(list.find((p) => p.name === 'offset')).toEqual({ name: 'offset', in: 'query', required: false, schema: expect.objectContaining({ type: 'integer', minimum: 0 }) });
     expect((doc.components.schemas['CreateSourceDto'] as { properties: Record<string, Schema> }).properties['family']).toEqual(expect.objectContaining({ type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,63}$' }));
   });
 

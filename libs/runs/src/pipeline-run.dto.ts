@@ -2,6 +2,7 @@ import { Transform, Type } from 'class-transformer';
 import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
 import { PIPELINE_STAGES, type PipelineStage } from '@jobctrl/pipeline/contracts';
 import { AVAILABILITY_FILTERS, JOB_LIST_SORTS, JOB_STAGES, type AvailabilityFilter, type JobListSort, type JobStage } from '@jobctrl/shared/jobs';
+import { PageQueryDto } from './page-query.dto';
 
 /** POST /v1/pipeline/runs */
 export class StartPipelineRunDto {
@@ -19,23 +20,10 @@ export class StartPipelineRunDto {
 }
 
 /** GET /v1/pipeline/runs query: a page, newest first. */
-export class ListPipelineRunsQueryDto {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  offset?: number;
-}
+export class ListPipelineRunsQueryDto extends PageQueryDto(100) {}
 
 /** GET /v1/jobs query. */
-export class ListJobsQueryDto {
+export class ListJobsQueryDto extends PageQueryDto(200) {
   @IsOptional()
   @IsIn(JOB_STAGES as unknown as string[], { message: `stage must be one of ${JOB_STAGES.join(', ')}` })
   stage?: JobStage;
@@ -58,19 +46,6 @@ export class ListJobsQueryDto {
   @Min(0)
   @Max(100)
   minScore?: number;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  offset?: number;
 
   /** Annualised pay at least this much (the top of a range, else its floor), in `currency`. */
   @IsOptional()

@@ -1,9 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ERROR_SCHEMAS } from './api-errors.decorator';
 import { GENERATED_SCHEMAS } from './openapi.schemas.generated';
 import type { ExtractedSchemas, Schema } from './openapi.types';
-import { applyRules, dtoRules } from './validation-rules';
+import { applyRules, dtoRules, type Rule } from './validation-rules';
 
 export const OPENAPI_JSON_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/v1/docs';
@@ -15,12 +16,19 @@ type Operation = { operationId?: string; responses: Record<string, { description
  * @nestjs/swagger built from the routes: the success response of each operation, its request body
  * and its query parameters. Routes come from Nest (so none is missed); shapes come from TypeScript.
  */
-export function applySchemas(doc: OpenAPIObject, schemas: ExtractedSchemas): OpenAPIObject {
-  const rules = dtoRules();
+export function applySchemas(doc: OpenAPIObject, schemas: ExtractedSchemas, dtoClasses: Iterable<{ name: string }> = []): OpenAPIObject {
+  const rules = dtoRules(dtoClasses);
+  // A DTO extending another DTO is allOf [its base's $ref, its own fields]: the rules go on its own fields.
+  const withRules = (schema: Schema, own: readonly Rule[]): Schema =>
+    schema['properties']
+      ? { ...schema, properties: applyRules(schema['properties'] as Record<string, Schema>, own) }
+      : Array.isArray(schema['allOf'])
+        ? { ...schema, allOf: (schema['allOf'] as Schema[]).map((part) => withRules(part, own)) }
+        : schema;
   const components: Record<string, Schema> = { ...schemas.components };
   for (const [name, schema] of Object.entries(components)) {
     const own = rules.get(name);
-    if (own && schema['properties']) components[name] = { ...schema, properties: applyRules(schema['properties'] as Record<string, Schema>, own) };
+    if (own) components[name] = withRules(schema, own);
   }
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...components, ...ERROR_SCHEMAS } };
   for (const item of Object.values(doc.paths)) {
@@ -60,7 +68,27 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion('1')
     .build();
-  return applySchemas(SwaggerModule.createDocument(app, info), GENERATED_SCHEMAS);
+  return applySchemas(SwaggerModule.createDocument(app, info), GENERATED_SCHEMAS, routeParameterClasses(app));
+}
+
+/**
+ * The classes the routes take (their @Body and @Query DTOs), from the parameter types TypeScript
+ * emits for the controllers' decorated methods: a DTO that declares no rule of its own is found
+ * only here, not in class-validator's registry.
+ */
+function routeParameterClasses(app: INestApplication): Array<{ name: string }> {
+  const classes: Array<{ name: string }> = [];
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const { metatype } of module.controllers.values()) {
+      const prototype = (metatype as { prototype?: object } | null)?.prototype;
+      if (!prototype) continue;
+      for (const key of Object.getOwnPropertyNames(prototype)) {
+        const types = (Reflect.getMetadata('design:paramtypes', prototype, key) as unknown[] | undefined) ?? [];
+        for (const type of types) if (typeof type === 'function') classes.push(type);
+      }
+    }
+  }
+  return classes;
 }
 
 /**

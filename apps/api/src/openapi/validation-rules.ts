@@ -6,7 +6,7 @@ import type { Schema } from './openapi.types';
  * from class-validator's own registry at document time, so the bounds a client sees are the ones the
  * ValidationPipe enforces — types say `number`, only the decorators say 1..200.
  */
-type Rule = { name?: string; propertyName: string; constraints?: unknown[]; each?: boolean };
+export type Rule = { name?: string; propertyName: string; constraints?: unknown[]; each?: boolean };
 const KEYWORDS: Record<string, (c: unknown[]) => Schema> = {
   isInt: () => ({ type: 'integer' }),
   min: (c) => ({ minimum: c[0] }),
@@ -32,12 +32,24 @@ function withRule(schema: Schema, rule: Rule): Schema {
   return { ...schema, ...keywords };
 }
 
-/** The rules of each DTO class by name (only classes whose name ends in Dto: request shapes). */
-export function dtoRules(): Map<string, Rule[]> {
-  const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<{ name: string }, Rule[]> };
+type Storage = {
+  validationMetadatas: Map<{ name: string }, Rule[]>;
+  getTargetValidationMetadatas(target: object, schema: string, always: boolean, strictGroups: boolean): Rule[];
+};
+
+/**
+ * The rules of each DTO class by name (only classes whose name ends in Dto: request shapes): its own
+ * and those it inherits, through class-validator's own lookup (the one the ValidationPipe runs), so
+ * a subclass is documented with what is really enforced on it — `class ListJobsQueryDto extends
+ * PageQueryDto(200)` has its limit/offset rules on the base. `classes` adds DTOs the registry does
+ * not hold because they declare no rule of their own (a query DTO that only extends a base).
+ */
+export function dtoRules(classes: Iterable<{ name: string }> = []): Map<string, Rule[]> {
+  const storage = getMetadataStorage() as unknown as Storage;
   const byName = new Map<string, Rule[]>();
-  for (const [target, rules] of storage.validationMetadatas) {
-    if (target.name.endsWith('Dto')) byName.set(target.name, [...(byName.get(target.name) ?? []), ...rules]);
+  for (const target of new Set([...storage.validationMetadatas.keys(), ...classes])) {
+    if (!target.name.endsWith('Dto')) continue;
+    byName.set(target.name, [...(byName.get(target.name) ?? []), ...storage.getTargetValidationMetadatas(target, '', false, false)]);
   }
   return byName;
 }
