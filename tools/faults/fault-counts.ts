@@ -94,9 +94,18 @@ export function runningPreps(executions: PrepExecution[], idempotencyKeys: Set<s
   return executions.filter((e) => e.status === 'RUNNING' && idempotencyKeys.has(e.workflowId.slice('prep-'.length))).length;
 }
 
-/** Jobs a settled run leaves waiting with nothing running for them: as good as lost. */
-export function stuckJobs(jobs: JobRow[]): JobRow[] {
-  return jobs.filter((j) => PENDING_STAGES.has(j.stage));
+/**
+ * A job whose detail capture failed retryably waits in pending_enrichment for its next attempt, which
+ * the worker's retry pass makes after a backoff of minutes (then, the attempts spent, it goes on with
+ * what its source gave): deferred with a reason and a time, not lost.
+ */
+export function deferredJob(detail: Record<string, unknown>): boolean {
+  return detail['stage'] === 'pending_enrichment' && detail['enrichmentStatus'] === 'failed_retryable' && !!detail['enrichmentError'] && !!detail['enrichmentNextAttemptAt'];
+}
+
+/** Jobs a settled run leaves waiting with nothing running or scheduled for them: as good as lost. */
+export function stuckJobs(details: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  return details.filter((d) => PENDING_STAGES.has(String(d['stage'])) && !deferredJob(d));
 }
 
 /**

@@ -19,7 +19,7 @@ import { startBoardSimulator, type BoardSimulator } from '@jobctrl/tools/fixture
 import { waitFor } from '@jobctrl/tools/processes';
 import { createPipelineResponder } from '../../apps/worker/src/test-support/llm-responder';
 import { faultCases, type CaseEnv, type FaultCase } from './fault-cases';
-import { duplicatePreparations, jobsOfRun, prepExecutions, runningPreps, stuckJobs, TERMINAL_RUN_STATES, unclearFailures, type RunView } from './fault-counts';
+import { deferredJob, duplicatePreparations, jobsOfRun, prepExecutions, runningPreps, stuckJobs, TERMINAL_RUN_STATES, unclearFailures, type RunView } from './fault-counts';
 import { FaultStack, type RestartedBy } from './fault-stack';
 
 interface Row {
@@ -33,6 +33,8 @@ interface Row {
   run_state: string;
   restarted_by: RestartedBy | null;
   failed_prep_executions: number;
+  /** Jobs waiting, with their reason, for a scheduled capture retry (counted in jobs final, not lost). */
+  deferred: number;
   notes: string[];
 }
 
@@ -62,7 +64,7 @@ async function runCase(stack: FaultStack, c: FaultCase, index: number, env0: Omi
     { kind: 'lever' as const, token: `globex${index}` },
   ];
   const board: BoardSimulator = await startBoardSimulator({ seed: 100 + index, jobsPerBoard, families, knobs: c.knobs });
-  const row: Row = { case: c.name, jobs_expected: 0, jobs_final: 0, lost: 0, duplicate_preparations: 0, clear_error: false, recovery_s: null, run_state: 'not started', restarted_by: null, failed_prep_executions: 0, notes };
+  const row: Row = { case: c.name, jobs_expected: 0, jobs_final: 0, lost: 0, duplicate_preparations: 0, clear_error: false, recovery_s: null, run_state: 'not started', restarted_by: null, failed_prep_executions: 0, deferred: 0, notes };
   try {
     const manifest = board.manifest();
     const sourceIds: string[] = [];
@@ -109,19 +111,22 @@ async function runCase(stack: FaultStack, c: FaultCase, index: number, env0: Omi
       const run = await stack.json<RunView>(`/v1/pipeline/runs/${env.runId}`);
       row.run_state = run.state;
       const jobs = await jobsOfRun(stack, env.runId);
-      const stuck = stuckJobs(jobs);
+      const details = await Promise.all(jobs.map((j) => stack.json<Record<string, unknown>>(`/v1/jobs/${encodeURIComponent(j.jobKey)}`)));
+      const stuck = stuckJobs(details);
+      const deferred = details.filter(deferredJob);
+      row.deferred = deferred.length;
+      for (const d of deferred) notes.push(`deferred: ${String(d['jobKey'])} waits for its capture retry at ${String(d['enrichmentNextAttemptAt'])} (${String(d['enrichmentError'])})`);
       const byUrl = new Set(jobs.map((j) => String(j['url'] ?? '')));
       const missing = expected.filter((j) => !byUrl.has(j.url));
       row.jobs_final = jobs.length - stuck.length;
       row.lost = missing.length + stuck.length;
       if (missing.length) notes.push(`missing: ${missing.map((j) => j.url).join(' ')}`);
-      if (stuck.length) notes.push(`stuck: ${stuck.map((j) => `${j.jobKey}@${j.stage}`).join(' ')}`);
+      if (stuck.length) notes.push(`stuck: ${stuck.map((j) => `${String(j['jobKey'])}@${String(j['stage'])}`).join(' ')}`);
       const execs = await prepExecutions(t.client);
       const dup = duplicatePreparations(execs, new Set(jobs.map((j) => j.idempotencyKey)));
       row.duplicate_preparations = dup.duplicates;
       row.failed_prep_executions = dup.failedRetried;
       if (dup.ids.length) notes.push(`duplicate prep: ${dup.ids.join(' ')}`);
-      const details = await Promise.all(jobs.map((j) => stack.json<Record<string, unknown>>(`/v1/jobs/${encodeURIComponent(j.jobKey)}`)));
       const unclear = unclearFailures(run, details);
       row.clear_error = unclear.length === 0;
       notes.push(...unclear);
