@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import { chromium } from 'playwright-core';
 import request from 'supertest';
 import { loadConfig } from '@jobctrl/shared/config';
 import { MAX_JSON_DEPTH } from '@jobctrl/shared/api-security';
@@ -126,6 +127,30 @@ describe('API security with api_token_env set', () => {
     await http().get('/jobs').set('cookie', (ok.headers['set-cookie'] as unknown as string[])[0].split(';')[0]).expect(200);
   });
 
+  it('in Chromium: the UI sends a visitor to the login page, a wrong token is said so, the right one lands back with a cookie script cannot read', async () => {
+    const server = app.getHttpServer();
+    const { port } = server.address() ?? (await new Promise((r) => server.listen(0, '127.0.0.1', () => r(server.address()))));
+    const base = `http://127.0.0.1:${port}`;
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${base}/jobs`);
+      expect(page.url()).toBe(`${base}/login?next=%2Fjobs`);
+      await page.fill('#token', 'nope');
+      await Promise.all([page.waitForURL(/failed=1/), page.click('button[type=submit]')]);
+      expect(await page.locator('[role=alert]').innerText()).toContain('not the API token');
+      // Chromium posts this same-origin form with Origin: null (Referrer-Policy: no-referrer): it must still pass.
+      await page.fill('#token', TOKEN);
+      await Promise.all([page.waitForURL(`${base}/jobs`), page.click('button[type=submit]')]);
+      expect(await page.locator('#root').count()).toBe(1);
+      const [cookie] = await page.context().cookies();
+      expect(cookie).toMatchObject({ name: 'jobctrl_session', httpOnly: true, sameSite: 'Strict', path: '/' });
+      expect(await page.evaluate(() => document.cookie)).toBe('');
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('a cross-site form post cannot log in (login CSRF)', async () => {
     await http().post('/v1/auth/login').set('origin', 'https://evil.example').type('form').send({ token: TOKEN }).expect(403);
   });
@@ -163,6 +188,9 @@ describe('API security on the default loopback bind (no token)', () => {
     expect(cross.body).toMatchObject({ statusCode: 403, message: expect.stringContaining('evil.example') });
     await http().post('/v1/pipeline/runs').set('sec-fetch-site', 'cross-site').send({ stages: ['discover'] }).expect(403);
     await http().post('/v1/pipeline/runs').set('origin', 'null').send({ stages: ['discover'] }).expect(403);
+    await http().post('/v1/pipeline/runs').set('origin', 'http://127.0.0.1:1').set('sec-fetch-site', 'cross-site').send({ stages: ['discover'] }).expect(403);
+    // Chromium's same-origin form post under Referrer-Policy: no-referrer (the login page): Origin null, Fetch Metadata same-origin.
+    await http().patch('/v1/settings').set('origin', 'null').set('sec-fetch-site', 'same-origin').send({ no_such_key: 1 }).expect(400);
     const rebound = await http().get('/v1/settings').set('host', 'rebind.evil.example').expect(403);
     expect(rebound.body.message).toContain('loopback');
     // The UI's own requests (same origin) and `nx serve web` (another loopback port) still pass the origin check.

@@ -36,6 +36,11 @@ export function crossSiteRefusal(req: IncomingMessage, boundToLoopback: boolean)
   if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
     return 'cross-origin requests are not allowed (CORS is off)';
   }
+  // Fetch Metadata is the browser's own word. It decides first because under our
+  // `Referrer-Policy: no-referrer` Chromium sends `Origin: null` on the login page's same-origin form post.
+  const site = req.headers['sec-fetch-site'];
+  if (site === 'same-origin') return null;
+  if (site === 'cross-site') return `a cross-site ${method} is not accepted`;
   const origin = req.headers.origin;
   if (origin !== undefined) {
     let originHost: string;
@@ -49,8 +54,8 @@ export function crossSiteRefusal(req: IncomingMessage, boundToLoopback: boolean)
     const bothLoopback = isLoopbackName(hostnameOf(originHost)) && isLoopbackName(hostnameOf(host));
     return sameHost || bothLoopback ? null : `a ${method} from origin "${origin}" is not accepted (only pages served by this API may change anything)`;
   }
-  // Older browsers omit Origin on some requests but send Fetch Metadata; non-browser clients send neither.
-  return req.headers['sec-fetch-site'] === 'cross-site' ? `a cross-site ${method} is not accepted` : null;
+  // No Origin and no cross-site Fetch Metadata: not a browser's cross-site request (curl, scripts).
+  return null;
 }
 
 /** One start-up problem with the API's token settings, as a config issue (key, value, rule). */
