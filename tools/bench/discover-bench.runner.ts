@@ -17,7 +17,7 @@ import { createJobctrlWorker, newWorkerIdentity, workflowsEntry } from '../../ap
 import type { BaselineMode, BenchOptions, PhaseName } from './bench-args';
 import { describe, isInterrupted, log, onStop, runCommand, runWorker, secs, sleep, startTemporal, stopNamed, type WorkerRun } from './bench-support';
 import type { BatchDiscoverInput, BatchDiscoverResult, BenchActivities } from './batch-discover.workflow';
-import { SIMULATOR_HOST_POLICY } from '../../apps/worker/src/test-support/simulator-host-policy';
+import { SIMULATOR_HOST_POLICY, simulatorSourcePolicy } from '../../apps/worker/src/test-support/simulator-host-policy';
 
 /** The four ATS boards of the simulator, in the order --families takes them. */
 const FAMILIES = [
@@ -126,7 +126,7 @@ async function freshDb(shared: Shared, label: PhaseName): Promise<Db> {
   else onStop(`${label} database dir`, async () => fs.rmSync(dir, { recursive: true, force: true }));
   await runMigrations({ databasePath });
   const uow = new UnitOfWorkFactory({ databasePath, entities: [...OPERATIONS_ENTITIES, ...DISCOVERY_ENTITIES] });
-  const sources = new SourceService(new SourceRepository(uow));
+  const sources = new SourceService(new SourceRepository(uow), simulatorSourcePolicy());
   for (const f of FAMILIES.slice(0, shared.options.families)) {
     await sources.create({ kind: f.kind, name: `${f.kind} ${f.token}`, config: { [f.configKey]: f.token, base_url: shared.sim.url } });
   }

@@ -12,7 +12,7 @@ import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { createJobctrlWorker, workflowsEntry } from '../../apps/worker/src/create-worker';
 import { isInterrupted, log, onStop, runCommand, runWorker, secs, sleep, startTemporal, stopNamed, type BenchTemporal } from './bench-support';
 import type { ScaleOptions } from './scale-bench.args';
-import { SIMULATOR_HOST_POLICY } from '../../apps/worker/src/test-support/simulator-host-policy';
+import { SIMULATOR_HOST_POLICY, simulatorSourcePolicy } from '../../apps/worker/src/test-support/simulator-host-policy';
 
 /** No politeness spacing (the bench measures the pipeline, not the host policy); enrichment polls as in bench:discover. */
 const pipelineOf = (options: ScaleOptions) => ({
@@ -82,7 +82,7 @@ async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: W
   else onStop('scale database dir', async () => fs.rmSync(dir, { recursive: true, force: true }));
   await runMigrations({ databasePath });
   const uow = new UnitOfWorkFactory({ databasePath, entities: [...OPERATIONS_ENTITIES, ...DISCOVERY_ENTITIES] });
-  await new SourceService(new SourceRepository(uow)).create({ kind: 'lever', name: 'lever globex', config: { site: 'globex', base_url: sim.url } });
+  await new SourceService(new SourceRepository(uow), simulatorSourcePolicy()).create({ kind: 'lever', name: 'lever globex', config: { site: 'globex', base_url: sim.url } });
 
   const taskQueue = `bench-scale-${size}-${randomUUID()}`;
   const jw = await createJobctrlWorker({ connection: temporal.connection, namespace: 'default', taskQueue, capacity: workerCapacity(options.slots), uow, workflowBundle: bundle, pipeline: pipelineOf(options), warmUp: true });

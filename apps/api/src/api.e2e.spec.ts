@@ -36,7 +36,8 @@ interface Ctx {
 async function startApi(doc: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = { TEMPORAL_ADDRESS: temporalAddress }): Promise<Ctx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-api-'));
   const configPath = path.join(dir, 'config.json');
-  fs.writeFileSync(configPath, JSON.stringify({ app_dir: 'data', api_port: 0, ...doc }, null, 2));
+  // Sources in these tests point at loopback ports, which only a listed host may (#15).
+  fs.writeFileSync(configPath, JSON.stringify({ app_dir: 'data', api_port: 0, allowed_private_hosts: ['127.0.0.1'], ...doc }, null, 2));
   const config = loadConfig({ path: configPath, env });
   const app = await createApi(config, { logger: false });
   await app.init();

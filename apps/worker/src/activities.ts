@@ -29,6 +29,8 @@ export interface PipelineSettings {
    * browser and the apply launcher may reach (harnesses list the simulators' 127.0.0.1 here).
    */
   hostPolicy: { minSpacingMs: number; maxInFlightPerHost: number; allowedPrivateHosts: readonly string[] };
+  /** file_source_dirs: the only folders file sources are read from (default: the schema's, <app_dir>/imports). */
+  fileSourceDirs?: readonly string[];
   enrichmentPollMs?: number;
   /** Chromium for JavaScript-rendered detail pages (browser_executable_path); none = such pages keep the source text. */
   browserExecutablePath?: string;
@@ -135,6 +137,7 @@ export function buildActivities(deps: ActivityDeps) {
       runs: new DiscoveryRunRepository(deps.uow),
       http,
       internalConcurrency: liveConcurrency,
+      fileSourceDirs: deps.pipeline.fileSourceDirs ?? SCHEMA_DEFAULTS.fileSourceDirs,
       startPreparation,
       onJobsCommitted: (runId) => commits.notify(runId),
     }),

@@ -16,7 +16,7 @@ import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker } from './create-worker';
 import { PreparationRecovery } from '@jobctrl/runs/worker';
 import { useSuiteTemporal } from './test-support/temporal.harness';
-import { SIMULATOR_HOST_POLICY } from './test-support/simulator-host-policy';
+import { SIMULATOR_HOST_POLICY, simulatorSourcePolicy } from './test-support/simulator-host-policy';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -50,7 +50,7 @@ describe('Enrichment retries outside the run', () => {
     const csv = fs.readFileSync(JOBSPY_CSV, 'utf8').replace(/https:\/\/www\.([a-z]+)\.com\//g, `${host.origin}/$1/`);
     const csvPath = path.join(dir, 'jobspy.csv');
     fs.writeFileSync(csvPath, csv);
-    await new SourceService(new SourceRepository(uow)).create({ kind: 'file', name: 'jobspy export', config: { path: csvPath, format: 'csv' } });
+    await new SourceService(new SourceRepository(uow), simulatorSourcePolicy(dir)).create({ kind: 'file', name: 'jobspy export', config: { path: csvPath, format: 'csv' } });
     const taskQueue = `test-${randomUUID()}`;
     // Nothing reaches the tailoring threshold: a job's preparation ends at scored.
     const live = { dailySpendCeilingUsd: 5, tailorScoreThreshold: 101, recoveryIdleMs: 3600_000 };
@@ -64,6 +64,7 @@ describe('Enrichment retries outside the run', () => {
       pipeline: {
         internalConcurrency: 2,
         hostPolicy: { ...SIMULATOR_HOST_POLICY, maxInFlightPerHost: 2 },
+        fileSourceDirs: [dir],
         enrichmentPollMs: 100,
         preparation: { llm: { provider: 'extractive', prices: {}, timeoutMs: 10_000 }, live: () => live },
       },

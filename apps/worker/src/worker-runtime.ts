@@ -53,6 +53,7 @@ export class WorkerRuntime {
           // Read when a discovery run plans, never frozen at worker start.
           internalConcurrency: () => this.live.pipelineInternalConcurrency(),
           hostPolicy: { ...this.config.hostPolicy, allowedPrivateHosts: this.config.allowedPrivateHosts },
+          fileSourceDirs: this.config.fileSourceDirs,
           browserExecutablePath: this.config.browserExecutablePath,
           preparation: { llm: this.config.llm, live: preparationLive },
           availability: preparationLive,

@@ -18,3 +18,4 @@ export * from './sources/source.service';
 
 /** TypeORM entities this lib owns; the apps pass them to DbModule. */
 export const DISCOVERY_ENTITIES = [DiscoveryRuntimeSettingsEntity, SourceEntity];
+export * from './sources/source-address.rules';

@@ -13,7 +13,7 @@ import type { WorkerOptions } from '@temporalio/worker';
 import type { PipelineSettings } from '../activities';
 import { createJobctrlWorker } from '../create-worker';
 import type { SuiteTemporal } from './temporal.harness';
-import { SIMULATOR_HOST_POLICY } from './simulator-host-policy';
+import { SIMULATOR_HOST_POLICY, simulatorSourcePolicy } from './simulator-host-policy';
 
 export const FAMILIES = [
   { kind: 'greenhouse', token: 'acme' },
@@ -37,7 +37,7 @@ export async function setupBoardWorld(jobsPerBoard: number, opts: { maxParallelF
   const databasePath = path.join(dir, 'jobctrl.sqlite');
   await runMigrations({ databasePath });
   const uow = new UnitOfWorkFactory({ databasePath, entities: [...OPERATIONS_ENTITIES, ...DISCOVERY_ENTITIES] });
-  const sources = new SourceService(new SourceRepository(uow));
+  const sources = new SourceService(new SourceRepository(uow), simulatorSourcePolicy(dir));
   for (const f of families) {
     await sources.create({ kind: f.kind, name: `${f.kind} ${f.token}`, config: { [CONFIG_KEY[f.kind]]: f.token, base_url: sim.url } });
   }

@@ -4,4 +4,14 @@
  * four requests at once, and 127.0.0.1 listed in allowed_private_hosts — the crawler refuses
  * loopback addresses otherwise (#15), which is the one thing a test world must opt out of.
  */
+import type { SourceAddressPolicy } from '@jobctrl/discovery';
+
 export const SIMULATOR_HOST_POLICY = Object.freeze({ minSpacingMs: 0, maxInFlightPerHost: 4, allowedPrivateHosts: Object.freeze(['127.0.0.1']) });
+
+/**
+ * Where the harnesses' sources may point when saved through SourceService: the simulators'
+ * 127.0.0.1, and file sources under `fileDir` (the test's own temporary folder).
+ */
+export function simulatorSourcePolicy(fileDir?: string): SourceAddressPolicy {
+  return { allowedPrivateHosts: SIMULATOR_HOST_POLICY.allowedPrivateHosts, fileSourceDirs: fileDir ? [fileDir] : [] };
+}

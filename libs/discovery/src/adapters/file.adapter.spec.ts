@@ -46,7 +46,7 @@ describe('FileSourceAdapter.validateConfig', () => {
 
 describe('FileSourceAdapter.discover', () => {
   it('imports JobSpy CSV: quoted commas, doubled quotes, line breaks in fields, salary columns', async () => {
-    const postings = await collect(adapter.discover(adapter.validateConfig({ path: path.join(TESTING, 'jobspy-export.fixture.csv') }), { http }));
+    const postings = await collect(adapter.discover(adapter.validateConfig({ path: path.join(TESTING, 'jobspy-export.fixture.csv') }), { http, fileSourceDirs: [TESTING, tmp] }));
     postings.forEach(expectNormalized);
     expect(postings.map((p) => p.externalId)).toEqual(['in-8f2c1a9b3d4e5f60', 'li-4012345678', 'gd-1009988776', 'nk-250214001234']);
     const [indeed, linkedin, glassdoor, naukri] = postings;
@@ -79,7 +79,7 @@ describe('FileSourceAdapter.discover', () => {
   });
 
   it('imports JobSpy JSON records (epoch-millisecond dates, typed values)', async () => {
-    const postings = await collect(adapter.discover(adapter.validateConfig({ path: path.join(TESTING, 'jobspy-export.fixture.json') }), { http }));
+    const postings = await collect(adapter.discover(adapter.validateConfig({ path: path.join(TESTING, 'jobspy-export.fixture.json') }), { http, fileSourceDirs: [TESTING, tmp] }));
     postings.forEach(expectNormalized);
     expect(postings.map((p) => [p.externalId, p.postedAt, p.remote, p.salaryText, p.employmentType, p.applyUrl])).toEqual([
       ['in-77aa00bb11cc22dd', '2025-02-18T00:00:00.000Z', false, 'USD 90,000 - 110,000 per year', 'PART_TIME', null],
@@ -99,7 +99,7 @@ describe('FileSourceAdapter.discover', () => {
         is_remote: { '0': true, '1': null },
       }),
     );
-    const postings = await collect(adapter.discover(adapter.validateConfig({ path: file }), { http }));
+    const postings = await collect(adapter.discover(adapter.validateConfig({ path: file }), { http, fileSourceDirs: [TESTING, tmp] }));
     expect(postings.map((p) => [p.externalId, p.title, p.company, p.remote])).toEqual([
       ['in-1', 'Dev A', 'A', true],
       ['in-2', 'Dev B', 'B', null],
@@ -107,7 +107,7 @@ describe('FileSourceAdapter.discover', () => {
   });
 
   it('imports our own posting JSON', async () => {
-    const postings = await collect(adapter.discover(adapter.validateConfig({ path: path.join(TESTING, 'postings.fixture.json') }), { http }));
+    const postings = await collect(adapter.discover(adapter.validateConfig({ path: path.join(TESTING, 'postings.fixture.json') }), { http, fileSourceDirs: [TESTING, tmp] }));
     postings.forEach(expectNormalized);
     expect(postings[0]).toEqual({
       sourceKind: 'file',
@@ -143,7 +143,7 @@ describe('FileSourceAdapter.discover', () => {
     for (const [name, content, message] of cases) {
       const file = path.join(tmp, name);
       await writeFile(file, content);
-      const { error } = await drain(adapter.discover(adapter.validateConfig({ path: file }), { http }));
+      const { error } = await drain(adapter.discover(adapter.validateConfig({ path: file }), { http, fileSourceDirs: [TESTING, tmp] }));
       expect(error).toBeInstanceOf(MalformedResponseError);
       expect((error as MalformedResponseError).url).toBe(`file://${file}`);
       expect((error as Error).message).toMatch(message);
@@ -153,7 +153,7 @@ describe('FileSourceAdapter.discover', () => {
   it('honours an aborted signal', async () => {
     const controller = new AbortController();
     controller.abort();
-    const { error } = await drain(adapter.discover(adapter.validateConfig({ path: path.join(TESTING, 'postings.fixture.json') }), { http, signal: controller.signal }));
+    const { error } = await drain(adapter.discover(adapter.validateConfig({ path: path.join(TESTING, 'postings.fixture.json') }), { http, signal: controller.signal, fileSourceDirs: [TESTING, tmp] }));
     expect(error).toMatchObject({ name: 'AbortError' });
   });
 });

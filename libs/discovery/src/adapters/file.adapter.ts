@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { htmlToReadableText } from '@jobctrl/shared/html';
@@ -6,11 +5,12 @@ import { CsvSyntaxError, parseCsvRecords } from './csv.parser';
 import { cleanTags, compensationStatements, formatSalaryRange, normalizeEmploymentType, normalizeEmploymentTypes, type SalaryPeriod, toIsoDate } from './posting-fields.normalizer';
 import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter, type SourceConfigField } from './source-adapter.model';
 import { ConfigReader, isPlainObject } from './source-config.validation';
+import { readFileSourceInside, resolveFileSourcePath } from '../sources/source-address.rules';
 
 export type FileFormat = 'json' | 'csv';
 
 export interface FileSourceConfig {
-  /** Absolute, or relative to the working directory. */
+  /** Inside file_source_dirs: absolute, or relative to the first of them. */
   path: string;
   format: FileFormat;
 }
@@ -31,7 +31,7 @@ export class FileSourceAdapter implements SourceAdapter<FileSourceConfig> {
   readonly label = 'File';
   readonly description = 'Postings imported from a JSON or CSV file on the machine running jobctrl (JobSpy exports too).';
   readonly fields: readonly SourceConfigField[] = [
-    { name: 'path', type: 'string', required: true, description: 'The file: absolute, or relative to the working directory.' },
+    { name: 'path', type: 'string', required: true, description: 'The file, inside file_source_dirs: absolute, or relative to the first of them.' },
     {
       name: 'format',
       type: 'enum',
@@ -57,9 +57,10 @@ export class FileSourceAdapter implements SourceAdapter<FileSourceConfig> {
 
   async *discover(config: FileSourceConfig, ctx: DiscoverContext): AsyncIterable<DiscoveredPosting> {
     ctx.signal?.throwIfAborted();
-    const absolute = path.resolve(config.path);
-    const where = pathToFileURL(absolute).href;
-    const text = await readFile(absolute, { encoding: 'utf8', signal: ctx.signal });
+    const dirs = ctx.fileSourceDirs ?? [];
+    // Read only inside file_source_dirs, checked again now on what is actually opened (#15).
+    const where = pathToFileURL(await resolveFileSourcePath(config.path, dirs)).href;
+    const text = await readFileSourceInside(config.path, dirs, ctx.signal);
     const rows = config.format === 'csv' ? csvRows(text, where) : jsonRows(text, where);
     const postings = rows.map((row, i) => {
       if (!isPlainObject(row)) throw new MalformedResponseError(where, `record ${i + 1} is not an object`);

@@ -41,6 +41,8 @@ export interface DiscoverContext {
    * (SmartRecruiters): the run's snapshot of pipeline_internal_concurrency. Default 1.
    */
   internalConcurrency?: number;
+  /** file_source_dirs: a file source is read only inside these (none: no file source is read). */
+  fileSourceDirs?: readonly string[];
 }
 
 /** How a config field's value is written (the forms the web UI builds from GET /v1/sources/kinds). */

@@ -1,4 +1,5 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException, Optional } from '@nestjs/common';
+import { defaultResolvedConfig } from '@jobctrl/shared/config';
 import { badRequest, conflict } from '@jobctrl/shared/api-errors';
 import { randomUUID } from 'node:crypto';
 import { SOURCE_ADAPTERS, sourceKinds } from '../adapters/source-adapter.registry';
@@ -6,6 +7,7 @@ import { SourceConfigError, SourceKind } from '../adapters/source-adapter.model'
 import type { CreateSourceDto, SourceKindsView, SourceView, UpdateSourceDto } from './source.dto';
 import { SourceEntity } from './source.entity';
 import { SourceRepository } from './source.repository';
+import { SOURCE_ADDRESS_POLICY, sourceAddressIssues, sourceAddressPolicyOf, type SourceAddressPolicy } from './source-address.rules';
 
 /**
  * Source controls. A config is stored only after the adapter of its kind accepted it, so a run never
@@ -13,7 +15,18 @@ import { SourceRepository } from './source.repository';
  */
 @Injectable()
 export class SourceService {
-  constructor(private readonly repository: SourceRepository) {}
+  private readonly policy: SourceAddressPolicy;
+
+  /**
+   * `policy`: allowed_private_hosts and file_source_dirs (#15). Without one (a bench, a test) the
+   * schema's defaults apply: no private host, files only under <default app_dir>/imports.
+   */
+  constructor(
+    private readonly repository: SourceRepository,
+    @Optional() @Inject(SOURCE_ADDRESS_POLICY) policy?: SourceAddressPolicy,
+  ) {
+    this.policy = policy ?? sourceAddressPolicyOf(defaultResolvedConfig());
+  }
 
   async list(): Promise<SourceView[]> {
     return (await this.repository.list()).map(toView);
@@ -35,7 +48,7 @@ export class SourceService {
       name: dto.name,
       family: dto.family ?? dto.kind,
       enabled: dto.enabled ?? true,
-      config: JSON.stringify(checkedConfig(dto.kind, dto.config)),
+      config: JSON.stringify(await checkedConfig(dto.kind, dto.config, this.policy)),
       createdAt: now,
       updatedAt: now,
     });
@@ -52,7 +65,7 @@ export class SourceService {
       name: dto.name ?? current.name,
       family: dto.family ?? current.family,
       enabled: dto.enabled ?? current.enabled,
-      config: dto.config === undefined ? current.config : JSON.stringify(checkedConfig(current.kind as SourceKind, dto.config)),
+      config: dto.config === undefined ? current.config : JSON.stringify(await checkedConfig(current.kind as SourceKind, dto.config, this.policy)),
       updatedAt: now,
     });
     await this.saveOrConflict(next);
@@ -104,10 +117,9 @@ export class SourceService {
  * derived fields) is recomputed at crawl time, so a stored config always re-validates and later
  * default changes reach sources that never set the key.
  */
-function checkedConfig(kind: SourceKind, config: Record<string, unknown>): Record<string, unknown> {
+async function checkedConfig(kind: SourceKind, config: Record<string, unknown>, policy: SourceAddressPolicy): Promise<Record<string, unknown>> {
   try {
     SOURCE_ADAPTERS[kind].validateConfig(config);
-    return config;
   } catch (err) {
     if (err instanceof SourceConfigError) {
       throw badRequest(
@@ -117,6 +129,10 @@ function checkedConfig(kind: SourceKind, config: Record<string, unknown>): Recor
     }
     throw err;
   }
+  // Only a config the adapter accepts gets here: where it points is the last rule (see source-address.rules).
+  const issues = await sourceAddressIssues(kind, config, policy);
+  if (issues.length > 0) throw badRequest(issues, issues.map((i) => `${i.field} ${i.rule}`).join('; '));
+  return config;
 }
 
 function toView(e: SourceEntity): SourceView {
