@@ -145,7 +145,7 @@ describe('API security with api_token_env set', () => {
       expect(await page.locator('#root').count()).toBe(1);
       const [cookie] = await page.context().cookies();
       expect(cookie).toMatchObject({ name: 'jobctrl_session', httpOnly: true, sameSite: 'Strict', path: '/' });
-      expect(await page.evaluate(() => document.cookie)).toBe('');
+      expect(await page.evaluate('document.cookie')).toBe('');
     } finally {
       await browser.close();
     }
