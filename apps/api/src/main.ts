@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   // What runs: the compiled tree (tools/build, `npm start`) or sources through ts-node (nx serve).
   const tsNode = Object.keys(require.cache).some((f) => f.includes(`${path.sep}ts-node${path.sep}`));
   const runtime = `${process.env['JOBCTRL_BUILD_DIR'] ? `compiled ${process.env['JOBCTRL_BUILD_DIR']}` : 'sources'}, ts-node ${tsNode ? 'loaded' : 'not loaded'}`;
-  console.log(`jobctrl api listening on ${url.replace('[::1]', 'localhost')} (config ${config.configPath}, database ${config.databasePath}; ${runtime})`);
+  // Names the variable, never its value.
+  const auth = config.api.tokenEnv ? `token required (from $${config.api.tokenEnv}; browsers log in at /login)` : 'no token (loopback only)';
+  console.log(`jobctrl api listening on ${url.replace('[::1]', 'localhost')} (config ${config.configPath}, database ${config.databasePath}; ${runtime}; ${auth})`);
 }
 
 main().catch((err: unknown) => {
