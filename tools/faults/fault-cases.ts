@@ -19,6 +19,8 @@ export interface CaseEnv {
   /** Extra model latency per request while this case runs (the runner resets it). */
   setLlmLatency(fn: (req: SimulatedLlmRequest) => number): void;
   runId: string;
+  /** The case's own sources (its simulator's boards): a second run of the case names them. */
+  sourceIds: string[];
   /** Marks the fault injection: recovery time counts from here. */
   injected(): void;
   restartedBy(by: RestartedBy): void;
@@ -183,6 +185,8 @@ export function faultCases(): FaultCase[] {
         await recovered;
         const runtime = await env.stack.json<Record<string, unknown>>('/v1/discovery/runtime');
         env.note(`runtime after restart: ${JSON.stringify(runtime)}`);
+        // Back to the default for the next cases (whether or not the PATCH got through).
+        await env.stack.post('/v1/discovery/runtime', { max_parallel_families: 1 }, 'PATCH');
       },
     },
     duringPreparation('SQLite write lock held 10 s', 200, async (env) => {
@@ -230,7 +234,7 @@ export function faultCases(): FaultCase[] {
       after: async (env) => {
         const before = await env.stack.json<{ total: number }>('/v1/jobs?limit=1');
         env.board.setKnobs({ emptyList: true } as Knobs);
-        const run = await env.stack.post<{ runId: string }>('/v1/pipeline/runs', { stages: ['discover'] });
+        const run = await env.stack.post<{ runId: string }>('/v1/pipeline/runs', { stages: ['discover'], sourceIds: env.sourceIds });
         await waitFor(
           async () => {
             const view = await env.stack.json<{ state: string }>(`/v1/pipeline/runs/${run.runId}`);

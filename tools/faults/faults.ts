@@ -55,7 +55,7 @@ function mountDbTmpfs(dir: string): string | null {
   }
 }
 
-async function runCase(stack: FaultStack, c: FaultCase, index: number, env0: Omit<CaseEnv, 'board' | 'runId' | 'injected' | 'restartedBy' | 'note'>, jobsPerBoard: number): Promise<Row> {
+async function runCase(stack: FaultStack, c: FaultCase, index: number, env0: Omit<CaseEnv, 'board' | 'runId' | 'sourceIds' | 'injected' | 'restartedBy' | 'note'>, jobsPerBoard: number): Promise<Row> {
   const notes: string[] = [];
   let injectedAt: number | null = null;
   let restartedBy: RestartedBy | null = null;
@@ -64,10 +64,10 @@ async function runCase(stack: FaultStack, c: FaultCase, index: number, env0: Omi
     { kind: 'lever' as const, token: `globex${index}` },
   ];
   const board: BoardSimulator = await startBoardSimulator({ seed: 100 + index, jobsPerBoard, families, knobs: c.knobs });
+  const sourceIds: string[] = [];
   const row: Row = { case: c.name, jobs_expected: 0, jobs_final: 0, lost: 0, duplicate_preparations: 0, clear_error: false, recovery_s: null, run_state: 'not started', restarted_by: null, failed_prep_executions: 0, deferred: 0, notes };
   try {
     const manifest = board.manifest();
-    const sourceIds: string[] = [];
     for (const b of manifest.boards) {
       const [kind, token] = b.key.split(':');
       const config = kind === 'lever' ? { site: token, base_url: board.url, company_name: b.company } : { board_token: token, base_url: board.url };
@@ -81,6 +81,7 @@ async function runCase(stack: FaultStack, c: FaultCase, index: number, env0: Omi
       ...env0,
       board,
       runId: '',
+      sourceIds,
       injected: () => void (injectedAt ??= Date.now()),
       restartedBy: (by) => void (restartedBy = by),
       note: (t) => void notes.push(t),
@@ -138,6 +139,8 @@ async function runCase(stack: FaultStack, c: FaultCase, index: number, env0: Omi
     notes.push(`case error: ${err instanceof Error ? err.message.split('\n').slice(0, 3).join(' ') : String(err)}`);
   } finally {
     env0.setLlmLatency(() => 0);
+    // Off for the cases after this one: a run over all sources must not reach a simulator that is gone.
+    for (const id of sourceIds) await stack.post(`/v1/sources/${id}`, { enabled: false }, 'PATCH').catch((err: Error) => notes.push(`could not disable source ${id}: ${err.message}`));
     await board.stop();
   }
   return row;
