@@ -25,17 +25,17 @@ beforeEach(async () => {
   const databasePath = path.join(dir, 'jobctrl.sqlite');
   await runMigrations({ databasePath });
   uow = new UnitOfWorkFactory({ databasePath, entities: [SourceEntity, DiscoveryRuntimeSettingsEntity] });
-  sources = new SourceService(new SourceRepository(uow));
+  sources = new SourceService(new SourceRepository(uow), { allowedPrivateHosts: ['127.0.0.1'], fileSourceDirs: [dir] });
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function activities(started: string[] = []) {
+function activities(started: string[] = [], allowedPrivateHosts = ['127.0.0.1']) {
   return createDiscoveryActivities({
     sources: new SourceRepository(uow),
     runtime: new DiscoveryRuntimeRepository(uow),
     jobs: new JobRepository(uow),
     runs: new DiscoveryRunRepository(uow),
-    http: new HostPolicyHttpClient({ minSpacingMs: 0, maxInFlightPerHost: 4, allowedPrivateHosts: ['127.0.0.1'] }),
+    http: new HostPolicyHttpClient({ minSpacingMs: 0, maxInFlightPerHost: 4, allowedPrivateHosts }),
     internalConcurrency: () => 3,
     startPreparation: async (j) => void started.push(j.idempotencyKey),
   });
@@ -105,5 +105,14 @@ describe('discovery activities', () => {
     } finally {
       sim().setKnobs({ boards: { 'greenhouse:acme': { malformedJson: null } } });
     }
+  });
+
+  it('fails a family whose base_url the worker may not reach (allowed_private_hosts no longer lists it) as non-retryable, naming the refused address (host_refused_private_address), asking the board nothing', async () => {
+    const s = await sources.create({ kind: 'greenhouse', name: 'acme', config: { board_token: 'acme', base_url: sim().url } });
+    const before = JSON.stringify(sim().stats().requests);
+    await expect(
+      new MockActivityEnvironment().run(activities([], []).discoverySourceFamily, { runId: 'r1', family: { family: 'greenhouse', sourceIds: [s.id] }, internalConcurrency: 3 }),
+    ).rejects.toMatchObject({ type: 'family_failed', nonRetryable: true, message: expect.stringMatching(/acme: refused .*127\.0\.0\.1.*loopback.*allowed_private_hosts/) });
+    expect(JSON.stringify(sim().stats().requests)).toBe(before);
   });
 });
