@@ -157,7 +157,7 @@ describe('applying to the board simulator', () => {
       await warm.close();
 
       const configPath = path.join(world.dir, 'config.json');
-      fs.writeFileSync(configPath, JSON.stringify({ app_dir: world.dir, database_path: world.databasePath, temporal_task_queue: world.taskQueue, worker_heartbeat_interval_seconds: 1, host_min_spacing_ms: 0 }));
+      fs.writeFileSync(configPath, JSON.stringify({ app_dir: world.dir, database_path: world.databasePath, temporal_task_queue: world.taskQueue, worker_heartbeat_interval_seconds: 1, host_min_spacing_ms: 0, allowed_private_hosts: ['127.0.0.1'] }));
       const worker = spawnWorkerApp(configPath, address);
       let handle: Awaited<ReturnType<typeof startApply>>;
       try {
