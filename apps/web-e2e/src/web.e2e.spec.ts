@@ -148,14 +148,29 @@ it('Profile: a bad email is named next to its field; a save names the batch it s
   await runFinished(runId as string);
 });
 
-it('Jobs: a prepared job shows its letter and both reviews', async () => {
+it('Jobs: prepared jobs arrive on the open list live; a prepared job shows its letter and both reviews', async () => {
   const shoot = screenshots('jobs');
   await ensureSource();
+  // Letters are written from the profile's facts: without one every letter fails its factual review.
+  await stack.json('/v1/profile', { method: 'PUT', body: sampleProfile() });
+  // The list of prepared jobs is open (and on the live stream) before the run that prepares them.
+  const preparedBefore = (await stack.json<{ total: number }>('/v1/jobs?stage=prepared&limit=1')).total;
+  await open('/jobs?stage=prepared');
+  await page.getByText('Live', { exact: true }).waitFor();
+  if (preparedBefore === 0) await page.getByText(/No job matches these filters/).waitFor();
   const { runId } = await stack.json<{ runId: string }>('/v1/pipeline/runs', { method: 'POST', body: { stages: ['discover', 'score', 'tailor', 'cover'] } });
-  expect(await runFinished(runId)).toMatchObject({ state: 'completed' });
+  const finished = await runFinished(runId);
+  expect(finished).toMatchObject({ state: 'completed' });
   const prepared = await stack.json<{ items: JobItem[] }>('/v1/jobs?stage=prepared&limit=1');
-  expect(prepared.items.length).toBe(1);
+  // A run that prepared nothing says why: the stages its jobs reached, and the run itself.
+  if (prepared.items.length !== 1) {
+    const all = await stack.json<{ items: Array<JobItem & { prepStatus: string }> }>('/v1/jobs?limit=100');
+    throw new Error(`no prepared job; jobs: ${JSON.stringify(all.items.map((j) => [j.stage, j.prepStatus]))}; run: ${JSON.stringify(finished)}`);
+  }
   const job = prepared.items[0];
+  // No reload: the rows came through the job events (or the poll while the stream was down).
+  await page.getByRole('link', { name: job.title }).first().waitFor({ timeout: 30_000 });
+  await shoot(page, 'jobs-live');
   const detail = await stack.json<{ coverLetter: { text?: string } | string }>(`/v1/jobs/${encodeURIComponent(job.jobKey)}`);
   const letter = typeof detail.coverLetter === 'string' ? detail.coverLetter : (detail.coverLetter.text ?? '');
   expect(letter.length).toBeGreaterThan(50);
@@ -173,6 +188,7 @@ it('Jobs: a prepared job shows its letter and both reviews', async () => {
   await expectRows(reviews, [/^factual\s*passed/, /^quality\s*passed/]);
   await section.scrollIntoViewIfNeeded();
   await shoot(page, 'job-detail', { docs: true });
+
 });
 
 /** The simulator's boards as sources (the Sources test adds acme through the UI; no test depends on another). */
