@@ -1,6 +1,7 @@
 // No secret leaves the environment (#15 security 3): a whole run on a real stack (`npm start`: its
 // Temporal dev server, the compiled worker and API) against the board and LLM simulators, with the model
-// key and the API token set to distinctive values. Every line any process printed,
+// key and the API token set to distinctive values. Every line any process printed (npm start's own
+// output and each part's log under data/logs),
 // every API answer fetched (the event stream included) and every byte under the app dir (the SQLite
 // database and its WAL, the logs, Temporal's history file) is searched for those values: 0 hits.
 // (The Temporal API key is only in the environment here: see the config below.)
@@ -113,6 +114,9 @@ describe('secrets stay in the environment through a full run', () => {
         }
       })();
 
+      // The model's first answers fail (a 500, then a body that is not JSON): the error paths, which
+      // log and store reasons, run with the key in hand too.
+      llm.enqueue({ status: 500, message: 'upstream exploded' }, { malformedBody: true });
       await call('/v1/profile', { method: 'PUT', body: sampleProfile() });
       await call('/v1/sources', { method: 'POST', body: { kind: 'greenhouse', name: 'acme', config: { board_token: 'acme', base_url: sim.url } } });
       const { runId } = await call('/v1/pipeline/runs', { method: 'POST', body: { stages: ['discover', 'score', 'tailor', 'cover'] } });
@@ -140,6 +144,10 @@ describe('secrets stay in the environment through a full run', () => {
       await reading;
       expect(stream.length).toBeGreaterThan(0);
 
+      // Each part's stdout/stderr goes to its log under data/logs (searched below with every other file).
+      // The API says there that a token is required and where it comes from: the variable's name, not its value.
+      expect(fs.readFileSync(path.join(dir, 'data', 'logs', 'api.log'), 'utf8')).toContain('token required (from $JOBCTRL_LEAK_API_TOKEN');
+      expect(fs.readdirSync(path.join(dir, 'data', 'logs'))).toEqual(expect.arrayContaining(['api.log', 'worker.log', 'temporal.log']));
       const found = [
         ...hits('npm start output (every process)', Buffer.from(started.output())),
         ...hits('event stream', Buffer.from(stream)),
@@ -147,6 +155,9 @@ describe('secrets stay in the environment through a full run', () => {
         ...filesUnder(path.join(dir, 'data')).flatMap((f) => hits(path.relative(dir, f), fs.readFileSync(f))),
       ];
       expect(found).toEqual([]);
+      // The search itself finds a secret where there is one.
+      expect(hits('self-check', Buffer.from(`x${SECRETS['JOBCTRL_LEAK_API_TOKEN']}x`))).toEqual(['self-check: JOBCTRL_LEAK_API_TOKEN']);
+      expect(llm.pendingSteps).toBe(0);
       // The files searched include the app database and Temporal's history.
       expect(filesUnder(path.join(dir, 'data')).map((f) => path.basename(f))).toEqual(expect.arrayContaining(['temporal.sqlite']));
     } finally {
