@@ -8,14 +8,14 @@ afterEach(cleanup);
 
 const KEY = 'gh:acme:1';
 const PATH = `/v1/jobs/${encodeURIComponent(KEY)}`;
-const job = (prepare: { allowed: boolean; reason: string | null }) => ({
+const job = (prepare: boolean, stage = 'cover_rejected') => ({
   jobKey: KEY,
   title: 'Platform Engineer',
   company: 'Acme',
   location: 'Berlin',
   remote: false,
   url: 'https://boards.example/acme/1',
-  stage: 'cover_rejected',
+  stage,
   score: 72,
   scoreDetail: null,
   tailoredResume: null,
@@ -50,7 +50,7 @@ const actions = async () => screen.findByRole('region', { name: 'Actions' });
 describe('Job detail: Re-prepare', () => {
   it('enabled when the API allows it: a click starts the preparation and names its workflow', async () => {
     renderPage([
-      [`GET ${PATH}`, () => answer(200, job({ allowed: true, reason: null }))],
+      [`GET ${PATH}`, () => answer(200, job(true))],
       [`POST ${PATH}/prepare`, () => answer(202, { workflowId: 'prep-local-gh-acme-1-r2' })],
     ]);
     const region = await actions();
@@ -64,21 +64,21 @@ describe('Job detail: Re-prepare', () => {
 
   it('a 409 shows the API\'s reason and code', async () => {
     renderPage([
-      [`GET ${PATH}`, () => answer(200, job({ allowed: true, reason: null }))],
-      [`POST ${PATH}/prepare`, () => answer(409, { statusCode: 409, code: 'preparation_running', message: 'A preparation of this job is already running' })],
+      [`GET ${PATH}`, () => answer(200, job(true))],
+      [`POST ${PATH}/prepare`, () => answer(409, { statusCode: 409, code: 'preparation_running', message: 'a preparation of job gh:acme:1 is running (prep-x); ask again once it ended', workflowId: 'prep-x' })],
     ]);
     const region = await actions();
     const button = await within(region).findByRole('button', { name: 'Re-prepare' });
     await act(async () => fireEvent.click(button));
-    expect((await within(region).findByRole('alert')).textContent).toBe('A preparation of this job is already running (preparation_running)');
+    expect((await within(region).findByRole('alert')).textContent).toBe('a preparation of job gh:acme:1 is running (prep-x); ask again once it ended (preparation_running)');
   });
 
-  it('off, with the API\'s reason beside it, when the API does not allow it; the other actions keep their rules', async () => {
-    renderPage([[`GET ${PATH}`, () => answer(200, job({ allowed: false, reason: 'An application was submitted.' }))]]);
+  it('off, with the reason beside it, when the API does not allow it; the other actions keep their rules', async () => {
+    renderPage([[`GET ${PATH}`, () => answer(200, job(false, 'pending_enrichment'))]]);
     const region = await actions();
     const button = (await within(region).findByRole('button', { name: 'Re-prepare' })) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
-    expect(document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent).toBe('An application was submitted.');
+    expect(document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent).toBe('The job waits for its detail page.');
     expect((within(region).getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

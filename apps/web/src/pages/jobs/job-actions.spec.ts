@@ -58,11 +58,13 @@ describe('job actions: enabled only when the API allows them', () => {
     }
   });
 
-  it('re-prepare follows the API\'s flag (and its reason), and needs a ready worker', () => {
-    const allowed = { ...prepared, actions: { prepare: { allowed: true, reason: null } } };
+  it('re-prepare follows the API\'s flag and needs a ready worker', () => {
+    const allowed = { ...prepared, actions: { prepare: true } };
     expect(jobActions(allowed, 'ready').reprepare).toEqual({ enabled: true, reason: null });
     expect(jobActions(allowed, 'stale').reprepare.reason).toBe('The worker is not ready.');
-    expect(jobActions({ ...prepared, actions: { prepare: { allowed: false, reason: 'An application was submitted.' } } }, 'ready').reprepare).toEqual({ enabled: false, reason: 'An application was submitted.' });
+    expect(jobActions({ ...prepared, actions: { prepare: false } }, 'ready').reprepare).toEqual({ enabled: false, reason: 'A preparation of this job is running.' });
+    expect(jobActions({ ...prepared, stage: 'pending_enrichment', actions: { prepare: false } }, 'ready').reprepare.reason).toBe('The job waits for its detail page.');
+    // The list's jobs carry no flag: nothing is offered without the API's word.
     expect(jobActions(prepared, 'ready').reprepare.enabled).toBe(false);
   });
 

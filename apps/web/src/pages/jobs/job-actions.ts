@@ -7,12 +7,8 @@
 // the API computes with the same rule its POST /v1/jobs/:jobKey/prepare applies.
 import type { Schemas } from '../../api/client';
 
-/** The API's word on re-preparing (TEMPORARY local shape until the flag is in the generated client). */
-export interface PrepareFlag {
-  allowed: boolean;
-  reason: string | null;
-}
-type Job = Pick<Schemas['JobView'], 'stage' | 'tailoredResume' | 'coverLetter' | 'approval' | 'application'> & { actions?: { prepare?: PrepareFlag } };
+/** The job detail's `actions` (TEMPORARY local shape until the flag is in the generated client). */
+type Job = Pick<Schemas['JobView'], 'stage' | 'tailoredResume' | 'coverLetter' | 'approval' | 'application'> & { actions?: { prepare: boolean } };
 export type WorkerStatus = Schemas['WorkerReadiness']['status'] | 'unknown';
 
 export interface ActionState {
@@ -65,8 +61,13 @@ export function jobActions(job: Job, worker: WorkerStatus, busy = false): JobAct
           : !job.approval
             ? 'Approve the application first.'
             : workerOff;
-  const prepare = job.actions?.prepare;
-  const reprepare = !prepare ? off('The API does not say whether this job can be prepared again.') : !prepare.allowed ? off(prepare.reason ?? 'Not allowed now.') : workerOff ? off(workerOff) : on;
+  // The flag is the API's (it refuses while a preparation runs or the job waits for enrichment); the
+  // stage only picks which of its two reasons to show.
+  const reprepare = !job.actions?.prepare
+    ? off(job.stage === 'pending_enrichment' ? 'The job waits for its detail page.' : 'A preparation of this job is running.')
+    : workerOff
+      ? off(workerOff)
+      : on;
   return {
     reprepare,
     checkAvailability: workerOff ? off(workerOff) : on,
