@@ -13,3 +13,4 @@ export * from './apply/apply.dto';
 export * from './apply/apply.service';
 export * from './apply/apply.view';
 export * from './events/live-events.service';
+export * from './preparation/job-preparation.service';

@@ -1,4 +1,4 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { ApplicationRepository } from '@jobctrl/apply-launcher/application';
 import { compensationView, type CompensationView } from '@jobctrl/compensation';
 import { APPLY_TENANT } from '@jobctrl/pipeline/contracts';
@@ -6,6 +6,7 @@ import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRecord, JobRepository } from '@jobctrl/shared/jobs';
 import type { ListJobsQueryDto } from './pipeline-run.dto';
 import { applicationView, approvalView, type ApplicationView, type ApprovalView } from './apply/apply.view';
+import { JobPreparationService, type JobActions } from './preparation/job-preparation.service';
 
 /**
  * A job as the API shows it: the stored record, its compensation in the API's shape, its approval
@@ -13,13 +14,21 @@ import { applicationView, approvalView, type ApplicationView, type ApprovalView 
  */
 export type JobView = Omit<JobRecord, 'compensation'> & { compensation: CompensationView | null; approval: ApprovalView | null; application: ApplicationView | null };
 
+/** GET /v1/jobs/:jobKey: the job and the actions the API allows on it now. */
+export interface JobDetailView extends JobView {
+  actions: JobActions;
+}
+
 /** GET /v1/jobs (filtered, paginated) and GET /v1/jobs/:jobKey. */
 @Injectable()
 export class JobQueryService {
   private readonly jobs: JobRepository;
   private readonly applications: ApplicationRepository;
 
-  constructor(uow: UnitOfWorkFactory) {
+  constructor(
+    uow: UnitOfWorkFactory,
+    @Inject(JobPreparationService) private readonly preparation: JobPreparationService,
+  ) {
     this.jobs = new JobRepository(uow);
     this.applications = new ApplicationRepository(uow);
   }
@@ -44,10 +53,10 @@ export class JobQueryService {
     return { items: await this.views(items), total, limit, offset };
   }
 
-  async get(jobKey: string): Promise<JobView> {
+  async get(jobKey: string): Promise<JobDetailView> {
     const job = await this.jobs.get(jobKey);
     if (!job) throw new NotFoundException(`no job ${jobKey}`);
-    return (await this.views([job]))[0];
+    return { ...(await this.views([job]))[0], actions: await this.preparation.actionsOf(job) };
   }
 
   /** The page's approvals and applications in two reads, not two per job. */

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AvailabilityService, JobQueryService, ListJobsQueryDto } from '@jobctrl/runs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AvailabilityService, JobPreparationService, JobQueryService, ListJobsQueryDto } from '@jobctrl/runs';
 import { WorkerReadyGuard } from '@jobctrl/operations';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 
@@ -10,6 +10,7 @@ export class JobsController {
   constructor(
     private readonly jobs: JobQueryService,
     private readonly availability: AvailabilityService,
+    private readonly preparation: JobPreparationService,
   ) {}
 
   @Get()
@@ -22,6 +23,24 @@ export class JobsController {
   @ApiErrors(404)
   get(@Param('jobKey') jobKey: string) {
     return this.jobs.get(jobKey);
+  }
+
+  @Post(':jobKey/prepare')
+  @HttpCode(202)
+  @UseGuards(WorkerReadyGuard)
+  @ApiErrors(404, 409, 503)
+  @ApiOperation({
+    summary: "Prepare one job again: Score → Tailor → Cover letter and its review pair",
+    description:
+      "Puts the job back to pending_score and starts its preparation workflow prep-{idempotencyKey} in full mode → 202 {workflowId}. " +
+      'It runs like every other preparation: on the worker\'s activity slots, each spendful step behind the spend preflight ' +
+      '(at the daily ceiling the job waits with prepStatus spend_ceiling_reached and goes on when the ceiling is raised or the day rolls over). ' +
+      '409 {code: "preparation_running", workflowId} while a preparation of this job runs (it is not joined: it may not redo the stages the job passed), ' +
+      '409 {code: "not_enriched"} while the job waits for its detail page; 404 for an unknown job; 503 without a ready worker. ' +
+      "GET /v1/jobs/:jobKey says whether it is allowed now (actions.prepare).",
+  })
+  prepare(@Param('jobKey') jobKey: string) {
+    return this.preparation.prepare(jobKey);
   }
 
   /** A foreground posting check: 202 {workflowId}; 429 {retryAfterSeconds} when the foreground share is spent. */

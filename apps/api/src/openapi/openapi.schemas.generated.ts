@@ -254,7 +254,21 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
     "JobsController_get": {
       "status": 200,
       "response": {
-        "$ref": "#/components/schemas/JobView"
+        "$ref": "#/components/schemas/JobDetailView"
+      }
+    },
+    "JobsController_prepare": {
+      "status": 202,
+      "response": {
+        "type": "object",
+        "properties": {
+          "workflowId": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "workflowId"
+        ]
       }
     },
     "JobsController_checkAvailability": {
@@ -1695,6 +1709,36 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "key",
         "label",
         "type"
+      ]
+    },
+    "JobDetailView": {
+      "allOf": [
+        {
+          "$ref": "#/components/schemas/JobView"
+        },
+        {
+          "type": "object",
+          "properties": {
+            "actions": {
+              "$ref": "#/components/schemas/JobActions"
+            }
+          },
+          "required": [
+            "actions"
+          ]
+        }
+      ]
+    },
+    "JobActions": {
+      "type": "object",
+      "properties": {
+        "prepare": {
+          "type": "boolean",
+          "description": "POST /v1/jobs/:jobKey/prepare would start a preparation (the job is enriched and none is running)."
+        }
+      },
+      "required": [
+        "prepare"
       ]
     },
     "OperationsSnapshot": {

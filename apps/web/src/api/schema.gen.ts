@@ -193,6 +193,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/jobs/{jobKey}/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare one job again: Score → Tailor → Cover letter and its review pair
+         * @description Puts the job back to pending_score and starts its preparation workflow prep-{idempotencyKey} in full mode → 202 {workflowId}. It runs like every other preparation: on the worker's activity slots, each spendful step behind the spend preflight (at the daily ceiling the job waits with prepStatus spend_ceiling_reached and goes on when the ceiling is raised or the day rolls over). 409 {code: "preparation_running", workflowId} while a preparation of this job runs (it is not joined: it may not redo the stages the job passed), 409 {code: "not_enriched"} while the job waits for its detail page; 404 for an unknown job; 503 without a ready worker. GET /v1/jobs/:jobKey says whether it is allowed now (actions.prepare).
+         */
+        post: operations["JobsController_prepare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{jobKey}/screenshots/{name}": {
         parameters: {
             query?: never;
@@ -575,6 +595,10 @@ export type components = {
             /** @description the value sent, as sent */
             value: unknown;
         };
+        JobActions: {
+            /** @description POST /v1/jobs/:jobKey/prepare would start a preparation (the job is enriched and none is running). */
+            prepare: boolean;
+        };
         JobAvailability: {
             checkedAt: string;
             evidence: {
@@ -589,6 +613,9 @@ export type components = {
             reason: string | null;
             /** @enum {string} */
             state: "blocked" | "closed" | "open" | "unknown";
+        };
+        JobDetailView: components["schemas"]["JobView"] & {
+            actions: components["schemas"]["JobActions"];
         };
         JobStageEvent: {
             jobKey: string;
@@ -1415,7 +1442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobView"];
+                    "application/json": components["schemas"]["JobDetailView"];
                 };
             };
             /** @description Unknown id */
@@ -1656,6 +1683,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description worker_not_ready: no worker with a fresh heartbeat */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerNotReadyError"];
+                };
+            };
+        };
+    };
+    JobsController_prepare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflowId: string;
+                    };
+                };
+            };
+            /** @description Unknown id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Refused: clashes with what is stored */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description worker_not_ready: no worker with a fresh heartbeat */

@@ -1,6 +1,9 @@
 import { Context } from '@temporalio/activity';
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { JobPreparationInput, PREPARATION_WORKFLOW_TYPE, prepWorkflowId, SPEND_BUDGET_CHANGED_SIGNAL } from '@jobctrl/pipeline/contracts';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { JobPreparationInput, prepWorkflowId, SPEND_BUDGET_CHANGED_SIGNAL } from '@jobctrl/pipeline/contracts';
+import { startExecution, startPreparationWith } from './preparation-start';
+
+export { startPreparationWith } from './preparation-start';
 
 /**
  * Starts a job's preparation workflow from inside an activity, through the activity's own client.
@@ -12,18 +15,6 @@ export async function startPreparation(job: { jobKey: string; idempotencyKey: st
   await startPreparationWith(ctx.client, ctx.info.taskQueue, job, mode);
 }
 
-export async function startPreparationWith(client: Client, taskQueue: string, job: { jobKey: string; idempotencyKey: string }, mode: 'score' | 'full' = 'score'): Promise<void> {
-  try {
-    // USE_EXISTING only covers a running execution; once it closed, a late handoff or fan-out must
-    // not start a second one. Only a failed preparation may be started again (by recovery) — and a
-    // straggler carried on in full mode, whose score-only execution closed at pending_tailor.
-    await startExecution(client, taskQueue, { jobKey: job.jobKey, idempotencyKey: job.idempotencyKey, mode }, mode === 'full' ? 'ALLOW_DUPLICATE' : 'ALLOW_DUPLICATE_FAILED_ONLY');
-  } catch (err) {
-    // A completed execution with this id: the job was already prepared (the reuse policy refuses it).
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
-}
-
 /**
  * A preparation batch's start: the same id, USE_EXISTING for a running execution (a discovery
  * handoff's score-only run is awaited, not duplicated), and a new execution once the previous one
@@ -32,17 +23,6 @@ export async function startPreparationWith(client: Client, taskQueue: string, jo
 export async function startPreparationForBatch(input: JobPreparationInput): Promise<void> {
   const ctx = Context.current();
   await startExecution(ctx.client, ctx.info.taskQueue, input, 'ALLOW_DUPLICATE');
-}
-
-/** Every path starts prep-{idempotency_key} with USE_EXISTING; they differ only in the reuse policy. */
-function startExecution(client: Client, taskQueue: string, input: JobPreparationInput, reuse: 'ALLOW_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY') {
-  return client.workflow.start(PREPARATION_WORKFLOW_TYPE, {
-    taskQueue,
-    workflowId: prepWorkflowId(input.idempotencyKey),
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowIdReusePolicy: reuse,
-  });
 }
 
 /** The latest prep-{key} execution's state, for the batch coordinator's poll. */

@@ -112,6 +112,17 @@ export class PreparationRepository {
     );
   }
 
+  /**
+   * A re-prepare (POST /v1/jobs/:jobKey/prepare): the job goes back to pending_score so its next
+   * preparation scores, tailors and writes its letter again; its artifacts stay until those stages
+   * replace them (a new score below the threshold keeps none: recordScore clears the resume). The
+   * stage version moves, so a late write of an earlier attempt is fenced out. Not while the job
+   * still waits for enrichment (there is nothing to score yet): then nothing is written.
+   */
+  async requeueForScoring(jobKey: string, now = Date.now()): Promise<StageWrite> {
+    return this.fencedWrite(jobKey, undefined, `stage = 'pending_score', prep_status = NULL`, [], `stage <> 'pending_enrichment'`, [], now);
+  }
+
   async setPrepStatus(jobKey: string, status: PrepStatus, now = Date.now()): Promise<void> {
     await this.uow.run(({ transaction }) =>
       transaction((m) => m.query(`UPDATE jobs SET prep_status = ?, updated_at = ? WHERE job_key = ?`, [status, now, jobKey]), 'immediate'),

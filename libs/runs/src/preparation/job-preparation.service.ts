@@ -1,0 +1,74 @@
+import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { JobRepository, PreparationRepository, type JobRecord } from '@jobctrl/shared/jobs';
+import { TemporalClientService } from '@jobctrl/shared/temporal';
+import { workflowRunning } from '../workflow-running';
+import { startPreparationWith } from './preparation-start';
+
+/** What the API allows on a job right now; the UI enables a button only when its action is true. */
+export interface JobActions {
+  /** POST /v1/jobs/:jobKey/prepare would start a preparation (the job is enriched and none is running). */
+  prepare: boolean;
+}
+
+/** Why a re-prepare is refused (409 `code`). */
+export type PrepareRefusal = 'preparation_running' | 'not_enriched';
+
+/**
+ * POST /v1/jobs/:jobKey/prepare: one job's Score → Tailor → Cover (letter and its review pair)
+ * again, as its own prep-{idempotency_key} workflow, the same execution every other path starts
+ * (discovery's handoff, batches, recovery): its activities take the worker's activity slots like
+ * any preparation, and each spendful step passes the spend preflight, so at the daily ceiling the
+ * job waits in prepStatus spend_ceiling_reached and goes on when the ceiling is raised or the day
+ * rolls over. One job is at most one of pipeline_internal_concurrency's places, so no batch is
+ * needed to bound it.
+ *
+ * A preparation of the job that is already running is refused (409 preparation_running), not
+ * joined: that execution may be a score-only handoff or a batch's run that would not redo the
+ * stages the job already passed, so answering with its id would claim a re-prepare that does not
+ * happen.
+ */
+@Injectable()
+export class JobPreparationService {
+  private readonly jobs: JobRepository;
+  private readonly prep: PreparationRepository;
+
+  constructor(
+    uow: UnitOfWorkFactory,
+    @Inject(TemporalClientService) private readonly temporal: TemporalClientService,
+  ) {
+    this.jobs = new JobRepository(uow);
+    this.prep = new PreparationRepository(uow);
+  }
+
+  async prepare(jobKey: string): Promise<{ workflowId: string }> {
+    const job = await this.jobs.get(jobKey);
+    if (!job) throw new NotFoundException(`no job ${jobKey}`);
+    const workflowId = prepWorkflowId(job.idempotencyKey);
+    if (job.stage === 'pending_enrichment') throw refusal('not_enriched', `job ${jobKey} is still waiting for its detail page; it is prepared once enriched`, workflowId);
+    const client = await this.temporal.client();
+    if (await workflowRunning(client, workflowId)) throw refusal('preparation_running', `a preparation of job ${jobKey} is running (${workflowId}); ask again once it ended`, workflowId);
+    // Back to pending_score first, so the execution started next scores, tailors and writes again
+    // (a job left there by a failed start is picked up by the idle preparation recovery).
+    const write = await this.prep.requeueForScoring(jobKey);
+    if (!write.applied) throw write.stage === null ? new NotFoundException(`no job ${jobKey}`) : refusal('not_enriched', `job ${jobKey} is still waiting for its detail page`, workflowId);
+    // Full mode, a new execution once the last one closed (USE_EXISTING: one that started meanwhile is the same one).
+    await startPreparationWith(client, this.temporal.taskQueue, job, 'full');
+    return { workflowId };
+  }
+
+  /** The actions of a job as GET /v1/jobs/:jobKey shows them; Temporal unreachable allows none. */
+  async actionsOf(job: Pick<JobRecord, 'stage' | 'idempotencyKey'>): Promise<JobActions> {
+    if (job.stage === 'pending_enrichment') return { prepare: false };
+    try {
+      return { prepare: !(await workflowRunning(await this.temporal.client(), prepWorkflowId(job.idempotencyKey))) };
+    } catch {
+      return { prepare: false };
+    }
+  }
+}
+
+function refusal(code: PrepareRefusal, message: string, workflowId: string): ConflictException {
+  return new ConflictException({ statusCode: 409, error: 'Conflict', code, message, workflowId });
+}

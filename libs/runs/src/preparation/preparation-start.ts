@@ -1,0 +1,29 @@
+import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { JobPreparationInput, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+
+// Starting prep-{idempotency_key} through a client. Apart from preparation-starter.ts (the activity
+// side, which reads the activity's own client from @temporalio/activity) so the API process can
+// start a preparation (POST /v1/jobs/:jobKey/prepare) without loading the activity SDK.
+
+export async function startPreparationWith(client: Client, taskQueue: string, job: { jobKey: string; idempotencyKey: string }, mode: 'score' | 'full' = 'score'): Promise<void> {
+  try {
+    // USE_EXISTING only covers a running execution; once it closed, a late handoff or fan-out must
+    // not start a second one. Only a failed preparation may be started again (by recovery) — and a
+    // straggler carried on in full mode, whose score-only execution closed at pending_tailor.
+    await startExecution(client, taskQueue, { jobKey: job.jobKey, idempotencyKey: job.idempotencyKey, mode }, mode === 'full' ? 'ALLOW_DUPLICATE' : 'ALLOW_DUPLICATE_FAILED_ONLY');
+  } catch (err) {
+    // A completed execution with this id: the job was already prepared (the reuse policy refuses it).
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/** Every path starts prep-{idempotency_key} with USE_EXISTING; they differ only in the reuse policy. */
+export function startExecution(client: Client, taskQueue: string, input: JobPreparationInput, reuse: 'ALLOW_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY') {
+  return client.workflow.start(PREPARATION_WORKFLOW_TYPE, {
+    taskQueue,
+    workflowId: prepWorkflowId(input.idempotencyKey),
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: reuse,
+  });
+}
