@@ -1,7 +1,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Schemas } from '../api/client';
-import { apiRequest, asApiError, type ApiError } from '../api/http';
+import { asApiError, type ApiError } from '../api/http';
 import { useApi } from '../api/use-api';
 import { useLiveEvents, type LiveEvent } from '../api/live-events';
 import { Page } from '../components/page';
@@ -10,7 +10,7 @@ import { jobActions, type ActionState, type WorkerStatus } from './jobs/job-acti
 import { readLetter, readResume, readReview, readScoreDetail } from './jobs/job-artifacts';
 import { formatCompensation, formatDateTime, stageLabel, tone } from './jobs/job-format';
 
-type Job = Schemas['JobView'];
+type Job = Schemas['JobDetailView'];
 const noop = () => undefined;
 
 export function JobDetailPage() {
@@ -120,7 +120,7 @@ function Actions({ job, worker, workerReason, onDone }: { job: Job; worker: Work
     setNotice(null);
     try {
       if (key === 'reprepare') {
-        const r = await apiRequest<{ workflowId: string }>('POST', `/v1/jobs/${encodeURIComponent(job.jobKey)}/prepare`);
+        const r = await api.post('/v1/jobs/{jobKey}/prepare', params);
         setNotice(`Preparation started (${r.workflowId}). The stage below follows it.`);
       } else if (key === 'checkAvailability') {
         const r = await api.post('/v1/jobs/{jobKey}/availability-check', params);

@@ -7,8 +7,8 @@
 // the API computes with the same rule its POST /v1/jobs/:jobKey/prepare applies.
 import type { Schemas } from '../../api/client';
 
-/** The job detail's `actions` (TEMPORARY local shape until the flag is in the generated client). */
-type Job = Pick<Schemas['JobView'], 'stage' | 'tailoredResume' | 'coverLetter' | 'approval' | 'application'> & { actions?: { prepare: boolean } };
+/** A job of the list (no `actions`: nothing is offered without the API's word) or of the detail. */
+type Job = Pick<Schemas['JobView'], 'stage' | 'tailoredResume' | 'coverLetter' | 'approval' | 'application'> & Partial<Pick<Schemas['JobDetailView'], 'actions'>>;
 export type WorkerStatus = Schemas['WorkerReadiness']['status'] | 'unknown';
 
 export interface ActionState {
