@@ -148,7 +148,7 @@ it('Profile: a bad email is named next to its field; a save names the batch it s
   await runFinished(runId as string);
 });
 
-it('Jobs: prepared jobs arrive on the open list live; a prepared job shows its letter and both reviews', async () => {
+it('Jobs: prepared jobs arrive on the open list live; a prepared job shows its letter and both reviews, and re-prepares', async () => {
   const shoot = screenshots('jobs');
   await ensureSource();
   // Letters are written from the profile's facts: without one every letter fails its factual review.
@@ -188,6 +188,24 @@ it('Jobs: prepared jobs arrive on the open list live; a prepared job shows its l
   await expectRows(reviews, [/^factual\s*passed/, /^quality\s*passed/]);
   await section.scrollIntoViewIfNeeded();
   await shoot(page, 'job-detail', { docs: true });
+  // Re-prepare: on for this job (the API's flag, the worker ready); a click names the workflow it
+  // started, and the job is prepared again (a newer preparedAt) before the next test.
+  const before = (await stack.json<{ preparedAt: string }>(`/v1/jobs/${encodeURIComponent(job.jobKey)}`)).preparedAt;
+  const actions = page.getByRole('region', { name: 'Actions' });
+  const reprepare = actions.getByRole('button', { name: 'Re-prepare' });
+  await waitFor(async () => ((await reprepare.isEnabled()) ? { done: true } : { progress: null }), { what: 'Re-prepare to be on', idleTimeoutMs: 15_000, intervalMs: 100 });
+  await reprepare.click();
+  const notice = actions.getByRole('status').filter({ hasText: 'Preparation started' });
+  await notice.waitFor();
+  expect(/Preparation started \((\S+)\)/.exec((await notice.textContent()) ?? '')?.[1]).toMatch(/^prep-/);
+  await shoot(page, 'job-actions', { docs: true });
+  await waitFor(
+    async () => {
+      const j = await stack.json<{ stage: string; preparedAt: string | null }>(`/v1/jobs/${encodeURIComponent(job.jobKey)}`);
+      return j.stage === 'prepared' && j.preparedAt !== before ? { done: true } : { progress: [j.stage, j.preparedAt] };
+    },
+    { what: `${job.jobKey} prepared again`, idleTimeoutMs: 120_000, intervalMs: 500 },
+  );
 
 });
 
