@@ -13,7 +13,7 @@ import { startPreparationWith } from '@jobctrl/runs/worker';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
 import { setupBoardWorld } from './test-support/board-world.fixture';
 import { waitFor } from '@jobctrl/tools/processes';
-import { SIMULATOR_HOST_POLICY } from './test-support/simulator-host-policy';
+import { SIMULATOR_HOST_POLICY, SIMULATOR_CONFIG_KEYS } from './test-support/simulator-host-policy';
 
 const address = testTemporalAddress();
 
@@ -277,6 +277,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
         host_min_spacing_ms: 0,
         host_max_in_flight: 4,
         worker_heartbeat_interval_seconds: 1,
+        ...SIMULATOR_CONFIG_KEYS,
       }),
     );
     let worker = spawnWorkerApp(configPath, address);

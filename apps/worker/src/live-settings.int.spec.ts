@@ -7,6 +7,7 @@ import { discoverWorkflowId } from '@jobctrl/pipeline/contracts';
 import { patchSettings, writeConfigAtomic } from '@jobctrl/shared/config';
 import { openTestConnections, spawnWorkerApp, testTemporalAddress, type TestConnections } from './test-support/temporal.harness';
 import { setupBoardWorld } from './test-support/board-world.fixture';
+import { SIMULATOR_CONFIG_KEYS } from './test-support/simulator-host-policy';
 
 const address = testTemporalAddress();
 
@@ -25,7 +26,7 @@ describe('pipeline_internal_concurrency changes reach the running worker', () =>
   it('the next run snapshots the value written after the worker started', async () => {
     const world = await setupBoardWorld(2, { families: [{ kind: 'greenhouse', token: 'acme' }] });
     const configPath = path.join(world.dir, 'config.json');
-    const started = { app_dir: '.', database_path: world.databasePath, temporal_task_queue: world.taskQueue, pipeline_internal_concurrency: 2, host_min_spacing_ms: 0 };
+    const started = { app_dir: '.', database_path: world.databasePath, temporal_task_queue: world.taskQueue, pipeline_internal_concurrency: 2, host_min_spacing_ms: 0, ...SIMULATOR_CONFIG_KEYS };
     await writeConfigAtomic(configPath, started);
     const worker = spawnWorkerApp(configPath, address);
     try {

@@ -16,7 +16,7 @@ import { setupBoardWorld, worldWorker } from './test-support/board-world.fixture
 import { createProbeActivities } from './test-support/probe.activities';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal, type WorkerProcess } from './test-support/temporal.harness';
 import { waitFor } from '@jobctrl/tools/processes';
-import { SIMULATOR_HOST_POLICY } from './test-support/simulator-host-policy';
+import { SIMULATOR_HOST_POLICY, SIMULATOR_CONFIG_KEYS } from './test-support/simulator-host-policy';
 
 const address = testTemporalAddress();
 
@@ -198,6 +198,7 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
         temporal_task_queue: world.taskQueue,
         worker_heartbeat_interval_seconds: 1,
         llm: { provider: 'openai', model: 'sim', base_url: llm.url, timeout_seconds: 600 },
+        ...SIMULATOR_CONFIG_KEYS,
       }),
     );
     await new ProfileRepository(world.uow).put(sampleProfile());

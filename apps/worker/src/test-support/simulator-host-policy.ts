@@ -15,3 +15,6 @@ export const SIMULATOR_HOST_POLICY = Object.freeze({ minSpacingMs: 0, maxInFligh
 export function simulatorSourcePolicy(fileDir?: string): SourceAddressPolicy {
   return { allowedPrivateHosts: SIMULATOR_HOST_POLICY.allowedPrivateHosts, fileSourceDirs: fileDir ? [fileDir] : [] };
 }
+
+/** The same for a worker APP a test spawns on its own config.json (the key the worker reads). */
+export const SIMULATOR_CONFIG_KEYS = Object.freeze({ allowed_private_hosts: [...SIMULATOR_HOST_POLICY.allowedPrivateHosts] });
