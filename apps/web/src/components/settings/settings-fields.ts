@@ -32,4 +32,10 @@ export const DISCOVERY_FIELDS: readonly SettingField[] = [
 export const HOST_FIELDS: readonly SettingField[] = [
   { key: 'host_min_spacing_ms', label: 'Minimum spacing per host (ms)', kind: 'int' },
   { key: 'host_max_in_flight', label: 'Requests in flight per host', kind: 'int' },
+  {
+    key: 'allowed_private_hosts',
+    label: 'Allowed private hosts',
+    kind: 'json',
+    hint: 'The crawler refuses private, loopback, link-local and metadata addresses; list a host here (e.g. ["board.lan"]) to let it reach one.',
+  },
 ];

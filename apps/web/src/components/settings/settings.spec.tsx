@@ -21,6 +21,7 @@ const doc = {
   daily_spend_ceiling_usd: 1,
   host_min_spacing_ms: 500,
   host_max_in_flight: 2,
+  allowed_private_hosts: [],
   llm: { provider: 'extractive', model: null, base_url: null, api_key_env: null, prices: {}, timeout_seconds: 60 },
 };
 
@@ -139,6 +140,20 @@ describe('Settings page', () => {
     await save(form);
     expect(fetchCalls().find((c) => c.method === 'PATCH')).toMatchObject({ path: '/v1/discovery/runtime', body: { max_parallel_families: 0 } });
     expect(fieldErrorOf(input)).toBe('must not be less than 1');
+  });
+
+  it('edits the allowed private hosts as a list and shows the API rule beside it', async () => {
+    const rule = 'must be an array of host names or IP literals (no scheme, port or path)';
+    renderAt('/settings/host', [
+      ['PATCH /v1/settings', () => answer(400, { statusCode: 400, message: 'invalid settings', errors: [{ field: 'allowed_private_hosts', value: ['http://x'], rule }] })],
+    ]);
+    const form = await screen.findByRole('form', { name: 'Host policy' });
+    const input = within(form).getByLabelText('Allowed private hosts');
+    expect(input).toHaveProperty('value', '[]');
+    fireEvent.change(input, { target: { value: '["http://x"]' } });
+    await save(form);
+    expect(fetchCalls().find((c) => c.method === 'PATCH')).toMatchObject({ path: '/v1/settings', body: { allowed_private_hosts: ['http://x'] } });
+    expect(fieldErrorOf(input)).toBe(rule);
   });
 
   it('shows the error state when the settings cannot be read', async () => {
