@@ -127,8 +127,16 @@ describe('config loading', () => {
     expect(config.llm).toEqual({ provider: 'anthropic', model: 'claude', apiKeyEnv: 'ANTHROPIC_API_KEY', timeoutMs: 60_000, prices: {} });
   });
 
-  it('leaves apiKey unset when the named variable is not in the environment', () => {
+  it('refuses a Temporal API key for the embedded dev server, naming the key (the SDK would dial it over TLS forever)', () => {
     const path = write('config.json', { temporal_api_key_env: 'TEMPORAL_KEY' });
+    expect(() => loadConfig({ path, env: { TEMPORAL_KEY: 'secret' } })).toThrow(
+      /"temporal_api_key_env" = "TEMPORAL_KEY": is for an external Temporal server: set temporal_address \(or TEMPORAL_ADDRESS\)/,
+    );
+    expect(loadConfig({ path, env: { TEMPORAL_KEY: 'secret', TEMPORAL_ADDRESS: 'temporal.example:7233' } }).temporal.apiKey).toBe('secret');
+  });
+
+  it('leaves apiKey unset when the named variable is not in the environment', () => {
+    const path = write('config.json', { temporal_address: 'temporal.example:7233', temporal_api_key_env: 'TEMPORAL_KEY' });
     expect(loadConfig({ path, env: {} }).temporal).not.toHaveProperty('apiKey');
   });
 

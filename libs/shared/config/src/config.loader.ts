@@ -59,6 +59,14 @@ export function resolveSettings(
   else databasePath = fromConfigDir(settings.database_path);
 
   const apiKeyEnv = settings.temporal_api_key_env;
+  if (apiKeyEnv !== undefined && (overrides.address ?? settings.temporal_address) === null) {
+    // An API key makes the SDK connect over TLS, which the embedded dev server does not speak: the
+    // worker would retry a connection that can never succeed. Refuse it here, naming the key.
+    throw new ConfigError(
+      [{ key: 'temporal_api_key_env', value: apiKeyEnv, rule: 'is for an external Temporal server: set temporal_address (or TEMPORAL_ADDRESS); the embedded dev server takes no API key' }],
+      absoluteConfigPath,
+    );
+  }
   const apiKey = apiKeyEnv === undefined ? undefined : envValue(env, apiKeyEnv);
 
   const llm: ResolvedConfig['llm'] = { provider: settings.llm.provider, timeoutMs: settings.llm.timeout_seconds * 1000, prices: settings.llm.prices };
