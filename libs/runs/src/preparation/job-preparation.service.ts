@@ -12,6 +12,9 @@ export interface JobActions {
   prepare: boolean;
 }
 
+/** How long the job detail waits for Temporal to say whether a preparation runs. */
+const ACTIONS_DEADLINE_MS = 2_000;
+
 /** Why a re-prepare is refused (409 `code`). */
 export type PrepareRefusal = 'preparation_running' | 'not_enriched';
 
@@ -58,13 +61,24 @@ export class JobPreparationService {
     return { workflowId };
   }
 
-  /** The actions of a job as GET /v1/jobs/:jobKey shows them; Temporal unreachable allows none. */
+  /**
+   * The actions of a job as GET /v1/jobs/:jobKey shows them. Temporal unreachable allows none, and
+   * the question is bounded (ACTIONS_DEADLINE_MS) so a Temporal outage does not hold up the detail.
+   */
   async actionsOf(job: Pick<JobRecord, 'stage' | 'idempotencyKey'>): Promise<JobActions> {
     if (job.stage === 'pending_enrichment') return { prepare: false };
+    const deadline = Date.now() + ACTIONS_DEADLINE_MS;
+    const probe = (async () => {
+      const client = await this.temporal.client();
+      return !(await client.withDeadline(deadline, () => workflowRunning(client, prepWorkflowId(job.idempotencyKey))));
+    })().catch(() => false);
+    // Connecting has a longer timeout of its own (a shared connection, left to finish for later calls).
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ACTIONS_DEADLINE_MS)));
     try {
-      return { prepare: !(await workflowRunning(await this.temporal.client(), prepWorkflowId(job.idempotencyKey))) };
-    } catch {
-      return { prepare: false };
+      return { prepare: await Promise.race([probe, late]) };
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
