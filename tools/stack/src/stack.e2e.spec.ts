@@ -3,14 +3,13 @@
 // loopback ports. The suite builds at most once: the first start does it, the later checks reuse it.
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import * as sqlite3 from 'sqlite3';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
-import { GroupProcess, pidAlive, processTree, spawnGroup, waitFor } from '@jobctrl/tools/processes';
-import { freePort, logSizes, root, userEnv } from './stack.test-support';
+import { GroupProcess, pidAlive, processTree, waitFor } from '@jobctrl/tools/processes';
+import { disposeStack, root, ThrowawayStack, userEnv } from './testing';
 // The build's plain-JS module, loaded by path as start.js loads it.
 const build = require(path.join(root, 'tools', 'build', 'build.js')) as { staleApps(apps: string[]): Array<{ app: string; reason: string }>; outDirOf(app: string): string };
 
@@ -53,6 +52,7 @@ interface HealthBody {
 }
 
 describe('npm start', () => {
+  let throwaway: ThrowawayStack;
   let dir: string;
   let configPath: string;
   let apiPort: number;
@@ -60,34 +60,13 @@ describe('npm start', () => {
   let stack: GroupProcess;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-stack-'));
-    configPath = path.join(dir, 'config.json');
-    apiPort = await freePort();
-    temporalPort = await freePort();
-    fs.writeFileSync(
-      configPath,
-      JSON.stringify({
-        app_dir: 'data',
-        api_port: apiPort,
-        temporal_dev_server_port: temporalPort,
-        worker_activity_slots: 2,
-        worker_heartbeat_interval_seconds: 1,
-        worker_heartbeat_stale_seconds: 5,
-        host_min_spacing_ms: 0,
-        host_max_in_flight: 4,
-        tailor_score_threshold: 50,
-        // The board simulator is on loopback, which the crawler refuses unless listed (#15).
-        allowed_private_hosts: ['127.0.0.1'],
-      }),
-    );
+    throwaway = await new ThrowawayStack('jobctrl-stack-').writeConfig({ tailor_score_threshold: 50 });
+    ({ dir, configPath, apiPort, temporalPort } = throwaway);
   });
 
   // `npm start` runs in a process group of its own: spawnGroup stops it with the worker, API, dev
   // server and Chromium under it after the test, whether it passed, failed or timed out.
-  afterAll(async () => {
-    await stack?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => disposeStack(throwaway));
 
   const api = (p: string, init?: RequestInit) => fetch(`http://127.0.0.1:${apiPort}${p}`, init);
 
@@ -104,20 +83,10 @@ describe('npm start', () => {
     fs.utimesSync(touched, now, now);
     expect(build.staleApps(['api'])).toEqual([{ app: 'api', reason: expect.any(String) }]);
 
-    stack = spawnGroup(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env: userEnv(configPath) });
-    const output = () => stack.output();
-
     // Deadlines follow progress: start-up output and log growth extend the wait; a start that gave up
     // (a part died) fails the test at once.
-    await Promise.race([
-      waitFor(() => (output().includes('[jobctrl] ready') ? { done: true } : { progress: [output().length, logSizes(dir)] }), {
-        what: 'the "ready" line of npm start',
-        idleTimeoutMs: 120_000,
-      }),
-      stack.exited.then((code) => Promise.reject(new Error(`npm start exited (${code}) before it was ready`))),
-    ]).catch((err) => {
-      throw new Error(`${err.message}\n--- npm start output ---\n${output()}`);
-    });
+    stack = await throwaway.start();
+    const output = () => stack.output();
     // (The web UI may be listed after it: the start builds it with the parts.)
     expect(output()).toMatch(/\[build\] [^\n]*api \((sources changed|never built)\)[^\n]*: compiling/);
     expect(output()).toMatch(/\[build\] api: \d+ sources compiled to dist\/apps\/api/);

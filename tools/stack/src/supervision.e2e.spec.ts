@@ -2,11 +2,9 @@
 // on disk), the compiled worker and API, a board simulator on loopback — and kill -9 from outside, as a
 // crash or the OOM killer would. Waits follow progress; none is a timing assertion.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { GroupProcess, pidAlive, waitFor } from '@jobctrl/tools/processes';
-import { freePort, startStack } from './stack.test-support';
+import { disposeStack, ThrowawayStack } from './testing';
 
 interface Health {
   api: { pid: number };
@@ -19,27 +17,6 @@ interface Run {
   familiesFailed: string[];
 }
 
-async function writeConfig(dir: string): Promise<{ configPath: string; apiPort: number }> {
-  const configPath = path.join(dir, 'config.json');
-  const apiPort = await freePort();
-  fs.writeFileSync(
-    configPath,
-    JSON.stringify({
-      app_dir: 'data',
-      api_port: apiPort,
-      temporal_dev_server_port: await freePort(),
-      worker_activity_slots: 2,
-      worker_heartbeat_interval_seconds: 1,
-      worker_heartbeat_stale_seconds: 5,
-      host_min_spacing_ms: 0,
-      host_max_in_flight: 4,
-      // The simulator listens on loopback, which the crawler refuses unless listed.
-      allowed_private_hosts: ['127.0.0.1'],
-    }),
-  );
-  return { configPath, apiPort };
-}
-
 /** The pid npm start printed last for the dev server ("… pid N)"). */
 function devServerPid(output: string): number {
   const pids = [...output.matchAll(/\[temporal\] dev server (?:listening|restarted) on [^\n]*pid (\d+)\)/g)].map((m) => Number(m[1]));
@@ -50,13 +27,12 @@ function devServerPid(output: string): number {
 const count = (text: string, what: string) => text.split(what).length - 1;
 
 describe('npm start supervision', () => {
-  let dir: string;
-  let apiPort: number;
+  let throwaway: ThrowawayStack;
   let stack: GroupProcess;
   let sim: Awaited<ReturnType<typeof startBoardSimulator>>;
   let unique: number;
 
-  const api = (p: string, init?: RequestInit) => fetch(`http://127.0.0.1:${apiPort}${p}`, init);
+  const api = (p: string, init?: RequestInit) => fetch(`${throwaway.url}${p}`, init);
   const health = async () => (await (await api('/v1/health')).json()) as Health;
   const output = () => stack.output();
   /** Waits for `probe`, failing at once (with npm start's output) if the stack exits meanwhile. */
@@ -84,14 +60,12 @@ describe('npm start supervision', () => {
   }
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-supervise-'));
     // Slow enough answers that a run is still going when something is killed.
     sim = await startBoardSimulator({ seed: 5, jobsPerBoard: 6, families: [{ kind: 'greenhouse', token: 'acme' }, { kind: 'lever', token: 'globex' }], knobs: { latencyMs: 300 } });
     unique = sim.manifest().jobs.filter((j) => j.repostOf === null).length;
-    const config = await writeConfig(dir);
-    apiPort = config.apiPort;
+    throwaway = await new ThrowawayStack('jobctrl-supervise-').writeConfig();
     // Keeps the first dev server restart 4 s away, so the outage is there to be seen by health.
-    stack = await startStack(dir, config.configPath, { JOBCTRL_TEST_DEV_SERVER_RESTART_DELAY_MS: '4000' });
+    stack = await throwaway.start({ env: { JOBCTRL_TEST_DEV_SERVER_RESTART_DELAY_MS: '4000' } });
     const company = sim.manifest().boards.find((b) => b.key === 'lever:globex')?.company;
     for (const [kind, key, token, extra] of [['greenhouse', 'board_token', 'acme', {}], ['lever', 'site', 'globex', { company_name: company }]] as const) {
       const res = await api('/v1/sources', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind, name: token, config: { [key]: token, base_url: sim.url, ...extra } }) });
@@ -100,9 +74,8 @@ describe('npm start supervision', () => {
   }, 10 * 60_000);
 
   afterAll(async () => {
-    await stack?.stop();
+    await disposeStack(throwaway);
     await sim?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('(a) a dev server killed mid-run is restarted on its history; health shows the outage, then ready; the run completes with every job', async () => {
@@ -174,11 +147,11 @@ describe('npm start supervision', () => {
 
 describe('npm start with a config that turned bad', () => {
   it('(e) a part that exits 78 (invalid configuration) stops the stack at once, naming the key — no restart loop', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-supervise-bad-'));
+    const throwaway = await new ThrowawayStack('jobctrl-supervise-bad-').writeConfig();
+    const { configPath } = throwaway;
     try {
-      const { configPath, apiPort } = await writeConfig(dir);
-      const stack = await startStack(dir, configPath);
-      const h = (await (await fetch(`http://127.0.0.1:${apiPort}/v1/health`)).json()) as Health;
+      const stack = await throwaway.start();
+      const h = (await (await fetch(`${throwaway.url}/v1/health`)).json()) as Health;
       // config.json edited by hand while running; the next worker start reads it.
       const config = JSON.parse(fs.readFileSync(configPath, 'utf8')) as Record<string, unknown>;
       fs.writeFileSync(configPath, JSON.stringify({ ...config, worker_activity_slots: 'four' }));
@@ -192,7 +165,7 @@ describe('npm start with a config that turned bad', () => {
       expect(count(out, '[jobctrl] worker exited')).toBe(2);
       expect(out).not.toContain('restarting (2/5');
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      await disposeStack(throwaway);
     }
     // Most of it is the stack's start (2.5 min measured at load 22 on 2 cores); the waits follow progress.
   }, 10 * 60_000);
