@@ -7,16 +7,13 @@
 // (The Temporal API key is only in the environment here: see the config below.)
 // Lives beside the worker's pipeline responder, which makes every preparation stage pass.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { startLlmSimulator } from '@jobctrl/shared/llm/testing';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
-import { type GroupProcess, pidAlive, processTree, spawnGroup, waitFor } from '@jobctrl/tools/processes';
-import { freePort } from '@jobctrl/tools/temporal';
+import { waitFor } from '@jobctrl/tools/processes';
+import { disposeStack, ThrowawayStack } from '@jobctrl/tools/stack/testing';
 import { createPipelineResponder } from './test-support/llm-responder';
-
-const root = path.resolve(__dirname, '..', '..', '..');
 
 const SECRETS: Record<string, string> = {
   JOBCTRL_LEAK_LLM_KEY: 'sk-leakcheck-LLM-7d41c9e2b8a6f0',
@@ -36,55 +33,24 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('secrets stay in the environment through a full run', () => {
-  let dir: string;
-  let stack: GroupProcess | undefined;
+  let stack: ThrowawayStack | undefined;
 
-  afterAll(async () => {
-    if (stack) {
-      const tree = processTree(stack.pid).map((p) => p.pid);
-      await stack.stop();
-      await waitFor(() => (tree.some(pidAlive) ? { progress: tree.filter(pidAlive) } : { done: true }), { what: 'the stack processes to exit', idleTimeoutMs: 20_000 });
-    }
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => disposeStack(stack));
 
   it('0 hits in every log line, API answer, event and file of the app dir', async () => {
     const llm = await startLlmSimulator({ respond: createPipelineResponder(), requireApiKey: SECRETS['JOBCTRL_LEAK_LLM_KEY'] });
     const sim = await startBoardSimulator({ seed: 5, jobsPerBoard: 4, families: [{ kind: 'greenhouse', token: 'acme' }] });
     try {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-secrets-'));
-      const configPath = path.join(dir, 'config.json');
-      const apiPort = await freePort();
-      fs.writeFileSync(
-        configPath,
-        JSON.stringify({
-          app_dir: 'data',
-          api_port: apiPort,
-          temporal_dev_server_port: await freePort(),
-          worker_activity_slots: 2,
-          worker_heartbeat_interval_seconds: 1,
-          worker_heartbeat_stale_seconds: 5,
-          host_min_spacing_ms: 0,
-          host_max_in_flight: 4,
-          tailor_score_threshold: 50,
-          allowed_private_hosts: ['127.0.0.1'],
-          api_token_env: 'JOBCTRL_LEAK_API_TOKEN',
-          // Not temporal_api_key_env: with a key the Temporal clients speak TLS, which the embedded dev
-          // server does not (the worker never connects). The variable is still in every process's
-          // environment, so a process that dumps its environment is caught.
-          llm: { provider: 'openai', model: 'local', base_url: llm.url, api_key_env: 'JOBCTRL_LEAK_LLM_KEY' },
-        }),
-      );
-      const env: NodeJS.ProcessEnv = { ...process.env, ...SECRETS, JOBCTRL_CONFIG: configPath };
-      for (const key of ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'UV_THREADPOOL_SIZE']) delete env[key];
-      stack = spawnGroup(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env });
-      const started = stack;
-      await Promise.race([
-        waitFor(() => (started.output().includes('[jobctrl] ready') ? { done: true } : { progress: started.output().length }), { what: 'the "ready" line of npm start', idleTimeoutMs: 180_000 }),
-        started.exited.then((code) => Promise.reject(new Error(`npm start exited (${code}) before it was ready:\n${started.output()}`))),
-      ]);
-
-      const base = `http://127.0.0.1:${apiPort}`;
+      stack = await new ThrowawayStack('jobctrl-secrets-').writeConfig({
+        tailor_score_threshold: 50,
+        api_token_env: 'JOBCTRL_LEAK_API_TOKEN',
+        // Not temporal_api_key_env: with a key the Temporal clients speak TLS, which the embedded dev
+        // server does not (the worker never connects). The variable is still in every process's
+        // environment, so a process that dumps its environment is caught.
+        llm: { provider: 'openai', model: 'local', base_url: llm.url, api_key_env: 'JOBCTRL_LEAK_LLM_KEY' },
+      });
+      const { dir, url: base } = stack;
+      const started = await stack.start({ env: SECRETS });
       const auth = { authorization: `Bearer ${SECRETS['JOBCTRL_LEAK_API_TOKEN']}` };
       const answers: Array<[string, Buffer]> = [];
       const call = async (p: string, init: { method?: string; body?: unknown } = {}) => {

@@ -9,7 +9,7 @@ import * as sqlite3 from 'sqlite3';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { GroupProcess, pidAlive, processTree, waitFor } from '@jobctrl/tools/processes';
-import { disposeStack, root, ThrowawayStack, userEnv } from './testing';
+import { disposeStack, root, ThrowawayStack, userEnv } from '@jobctrl/tools/stack/testing';
 // The build's plain-JS module, loaded by path as start.js loads it.
 const build = require(path.join(root, 'tools', 'build', 'build.js')) as { staleApps(apps: string[]): Array<{ app: string; reason: string }>; outDirOf(app: string): string };
 

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { GroupProcess, pidAlive, waitFor } from '@jobctrl/tools/processes';
-import { disposeStack, ThrowawayStack } from './testing';
+import { disposeStack, ThrowawayStack } from '@jobctrl/tools/stack/testing';
 
 interface Health {
   api: { pid: number };

@@ -39,14 +39,14 @@ export const TEST_STACK_SETTINGS: Readonly<Record<string, unknown>> = {
 };
 
 /**
- * Environment of a user's shell on `configPath`: none of the test run's Temporal settings (the stack
- * starts its own dev server), no ts-node settings of a runner under ts-node (the parts run compiled),
- * no libuv pool size (the worker sizes it from its slots).
+ * Environment of a user's shell on `configPath`, `extra` over it: none of the test run's Temporal
+ * settings (the stack starts its own dev server), no ts-node settings of a runner under ts-node (the
+ * parts run compiled), no libuv pool size (the worker sizes it from its slots).
  */
 export function userEnv(configPath: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra, JOBCTRL_CONFIG: configPath };
+  const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('TEMPORAL_') || key.startsWith('TS_NODE_') || key === 'UV_THREADPOOL_SIZE') delete env[key];
-  return env;
+  return { ...env, ...extra, JOBCTRL_CONFIG: configPath };
 }
 
 export interface StackStartOptions {
