@@ -4,9 +4,9 @@
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { startBoardSimulator, type BoardSimulator } from '@jobctrl/tools/fixtures';
 import { waitFor } from '@jobctrl/tools/processes';
+import { disposeStack, startThrowawayStack, type ThrowawayStack } from '@jobctrl/tools/stack/testing';
 import type { Page } from 'playwright-core';
 import { launchBrowser, screenshots, type TestBrowser } from './support/browser';
-import { startStack, type Stack } from './support/stack';
 
 interface RunView {
   state: string;
@@ -19,7 +19,7 @@ interface JobItem {
 }
 
 let sim: BoardSimulator;
-let stack: Stack;
+let stack: ThrowawayStack;
 let browser: TestBrowser;
 let page: Page;
 /** Uncaught errors of the page: a test that saw one fails (a blank page is not a pass). */
@@ -28,13 +28,14 @@ let pageErrors: string[] = [];
 beforeAll(async () => {
   sim = await startBoardSimulator({ seed: 11, jobsPerBoard: 4, families: [{ kind: 'greenhouse', token: 'acme' }, { kind: 'lever', token: 'globex' }] });
   // Every scored job goes on to tailoring and a letter, so the run prepares some whatever they score.
-  stack = await startStack({ tailor_score_threshold: 0 });
+  // A real stack started as a user starts it (npm start: its own dev server, the compiled parts, the built UI at /).
+  stack = await startThrowawayStack('jobctrl-web-e2e-', { tailor_score_threshold: 0 });
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   // Each part is stopped even when another's stop fails; the browser proves its processes gone.
-  const results = await Promise.allSettled([browser?.close(), stack?.stop(), sim?.stop()]);
+  const results = await Promise.allSettled([browser?.close(), disposeStack(stack), sim?.stop()]);
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed.length > 0) throw failed[0].reason;
 });

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { pidAlive, processTree, waitFor } from '@jobctrl/tools/processes';
-import { root } from './stack';
+import { root } from '@jobctrl/tools/stack/testing';
 
 const CHROMIUM = '/usr/bin/chromium';
 // The flags the product's renderer launches with (libs/enrichment/src/chromium.renderer.ts).
