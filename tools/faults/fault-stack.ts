@@ -5,13 +5,9 @@
 // wrapper just waits for health; a start that instead stops everything when a part dies (or leaves a
 // degraded stack running) is restarted here, and the row says which of the two recovered it.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { GroupProcess, pidAlive, processTree, spawnGroup, waitFor } from '@jobctrl/tools/processes';
-import { freePort } from '@jobctrl/tools/temporal';
-
-const root = path.resolve(__dirname, '..', '..');
+import { type GroupProcess, processTree } from '@jobctrl/tools/processes';
+import { ThrowawayStack } from '@jobctrl/tools/stack/testing';
 
 export type Part = 'worker' | 'api' | 'temporal';
 /** Who brought a killed part back: start.js's own supervision, or this suite restarting `npm start`. */
@@ -37,101 +33,29 @@ export interface FaultStackOptions {
   config: Record<string, unknown>;
 }
 
-export class FaultStack {
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-faults-'));
-  readonly configPath = path.join(this.dir, 'config.json');
-  readonly appDir = path.join(this.dir, 'data');
-  apiPort = 0;
-  temporalPort = 0;
-  private proc: GroupProcess | null = null;
-  /** Output of every start of this stack, in order. */
-  private earlierOutput = '';
+/** The shared throwaway stack (temp dir, test settings, `npm start` to ready, stop), plus the fault suite's part handling. */
+export class FaultStack extends ThrowawayStack {
   /** The last start: how long to "ready", and whether it compiled first (others' edits in a shared tree make a restart rebuild). */
   lastStart = { ms: 0, built: false };
 
+  constructor() {
+    super('jobctrl-faults-');
+  }
+
   async init(options: FaultStackOptions): Promise<void> {
-    this.apiPort = await freePort();
-    this.temporalPort = await freePort();
-    fs.writeFileSync(
-      this.configPath,
-      JSON.stringify({
-        app_dir: 'data',
-        api_port: this.apiPort,
-        temporal_dev_server_port: this.temporalPort,
-        worker_activity_slots: 2,
-        worker_heartbeat_interval_seconds: 1,
-        worker_heartbeat_stale_seconds: 5,
-        host_min_spacing_ms: 0,
-        host_max_in_flight: 4,
-        tailor_score_threshold: 50,
-        // The simulators listen on loopback, which the crawler refuses unless listed.
-        allowed_private_hosts: ['127.0.0.1'],
-        ...options.config,
-      }),
-    );
-  }
-
-  get base(): string {
-    return `http://127.0.0.1:${this.apiPort}`;
-  }
-
-  output(): string {
-    return this.earlierOutput + (this.proc?.output() ?? '');
+    await this.writeConfig({ tailor_score_threshold: 50, ...options.config });
   }
 
   /** `npm start` as a user runs it (no test-run Temporal address), until it prints "ready". */
-  async start(): Promise<void> {
-    if (this.proc) this.earlierOutput += this.proc.output();
-    const env: NodeJS.ProcessEnv = { ...process.env, JOBCTRL_CONFIG: this.configPath };
-    for (const key of Object.keys(env)) if (key.startsWith('TS_NODE_') || key.startsWith('TEMPORAL_')) delete env[key];
+  override async start(): Promise<GroupProcess> {
     const began = Date.now();
-    const proc = spawnGroup(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env, graceMs: 20_000 });
-    this.proc = proc;
-    let exited: number | null | undefined;
-    void proc.exited.then((code) => (exited = code));
-    await waitFor(
-      () => {
-        if (exited !== undefined) throw new Error(`npm start exited (${String(exited)}) before it was ready:\n${proc.output().slice(-3000)}`);
-        return proc.output().includes('[jobctrl] ready') ? { done: true } : { progress: [proc.output().length, this.logSizes()] };
-      },
-      { what: 'the "ready" line of npm start', idleTimeoutMs: 180_000, intervalMs: 200 },
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}\n--- npm start output ---\n${proc.output().slice(-3000)}`);
-    });
+    const proc = await super.start({ graceMs: 20_000 });
     this.lastStart = { ms: Date.now() - began, built: proc.output().includes('[build]') };
-  }
-
-  /** Whether start.js (the supervisor, if it is one) still runs. */
-  running(): boolean {
-    return this.proc !== null && pidAlive(this.proc.pid);
-  }
-
-  async stop(): Promise<void> {
-    await this.proc?.stop(20_000);
-  }
-
-  remove(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
-  }
-
-  private logSizes(): number[] {
-    const logDir = path.join(this.appDir, 'logs');
-    return fs.existsSync(logDir) ? fs.readdirSync(logDir).map((f) => fs.statSync(path.join(logDir, f)).size) : [];
-  }
-
-  api(p: string, init?: RequestInit): Promise<Response> {
-    return fetch(`${this.base}${p}`, { ...init, signal: AbortSignal.timeout(30_000) });
-  }
-
-  async json<T>(p: string, init?: RequestInit): Promise<T> {
-    const res = await this.api(p, init);
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${p}: HTTP ${res.status} ${text.slice(0, 500)}`);
-    return JSON.parse(text) as T;
+    return proc;
   }
 
   post<T>(p: string, body: unknown, method = 'POST'): Promise<T> {
-    return this.json<T>(p, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return this.json<T>(p, { method, body });
   }
 
   health(): Promise<Health> {

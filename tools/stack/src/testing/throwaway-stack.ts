@@ -72,7 +72,7 @@ export class ThrowawayStack {
   readonly appDir: string;
   apiPort = 0;
   temporalPort = 0;
-  private proc: GroupProcess | null = null;
+  protected proc: GroupProcess | null = null;
   /** Output of the earlier starts of this stack, in order. */
   private earlierOutput = '';
 
