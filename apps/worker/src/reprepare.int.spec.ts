@@ -4,7 +4,8 @@
 import { ConflictException, NotFoundException } from '@nestjs/common';
 import type { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { ApplicationRepository } from '@jobctrl/apply-launcher/application';
+import { APPLY_TENANT, prepWorkflowId } from '@jobctrl/pipeline/contracts';
 import { JobPreparationService } from '@jobctrl/runs';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
@@ -49,7 +50,7 @@ describe('re-preparing one job', () => {
       const [job, other] = prepared;
       expect(job.scoreProfileRevision).toBe(1);
       const api = preparationApi(s);
-      expect(await api.actionsOf(job)).toEqual({ prepare: true });
+      expect(await api.actionsOf(job)).toEqual({ prepare: true, prepareRefusal: null });
 
       // A new profile revision that no batch re-prepares: only the job asked for is scored against it.
       const { revision } = await new ProfileRepository(s.uow).put({ ...sampleProfile(), summary: `${sampleProfile().summary} Now also re-prepared.` });
@@ -61,7 +62,7 @@ describe('re-preparing one job', () => {
       expect(await api.prepare(job.jobKey)).toEqual({ workflowId });
       expect((await s.jobs.get(job.jobKey))?.stage).toBe('pending_score');
       expect(await refusalOf(api.prepare(job.jobKey))).toEqual({ status: 409, body: expect.objectContaining({ code: 'preparation_running', workflowId }) });
-      expect(await api.actionsOf(job)).toEqual({ prepare: false });
+      expect(await api.actionsOf(job)).toEqual({ prepare: false, prepareRefusal: expect.objectContaining({ code: 'preparation_running' }) });
       expect((await refusalOf(api.prepare('no-such-job'))).status).toBe(404);
 
       // A worker runs once: the next one on the queue (same database, same extractive provider) picks it up.
@@ -81,9 +82,23 @@ describe('re-preparing one job', () => {
       expect(Date.parse(again?.preparedAt ?? '')).toBeGreaterThan(Date.parse(job.preparedAt ?? ''));
       expect(again?.tailoredResume).toBeTruthy();
       expect(again?.coverReview).toMatchObject({ accepted: true });
-      expect(await api.actionsOf(job)).toEqual({ prepare: true });
+      expect(await api.actionsOf(job)).toEqual({ prepare: true, prepareRefusal: null });
       // Nobody else was re-prepared.
       expect(await s.jobs.get(other.jobKey)).toMatchObject({ stage: 'prepared', scoreProfileRevision: 1, preparedAt: other.preparedAt });
+
+      // An application freezes the artifacts it uses or sent: refused while it runs, and once submitted.
+      const applications = new ApplicationRepository(s.uow);
+      const frozen = async (code: string) => {
+        expect(await api.actionsOf(job)).toEqual({ prepare: false, prepareRefusal: expect.objectContaining({ code }) });
+        expect(await refusalOf(api.prepare(job.jobKey))).toEqual({ status: 409, body: expect.objectContaining({ code }) });
+        expect((await s.jobs.get(job.jobKey))?.stage).toBe('prepared');
+      };
+      expect((await applications.approve(job.jobKey)).approved).toBe(true);
+      expect((await applications.claim(APPLY_TENANT, job.jobKey, 'run-1', { workflowId: 'apply-test', dryRun: false })).acquired).toBe(true);
+      await frozen('application_in_progress');
+      expect((await applications.recordIntent(APPLY_TENANT, job.jobKey, 'run-1')).accepted).toBe(true);
+      expect((await applications.recordOutcome(APPLY_TENANT, job.jobKey, 'run-1', { state: 'submitted', confirmation: 'thanks' })).accepted).toBe(true);
+      await frozen('application_submitted');
     } finally {
       await s.cleanup();
     }

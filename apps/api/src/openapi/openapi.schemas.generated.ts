@@ -1735,10 +1735,37 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "prepare": {
           "type": "boolean",
           "description": "POST /v1/jobs/:jobKey/prepare would start a preparation (the job is enriched and none is running)."
+        },
+        "prepareRefusal": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "$ref": "#/components/schemas/PrepareRefusal"
+            },
+            "message": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "code",
+            "message"
+          ],
+          "nullable": true,
+          "description": "Why prepare is off, as the POST would answer it (its 409 code and message); null when it is on or unknown (Temporal unreachable)."
         }
       },
       "required": [
-        "prepare"
+        "prepare",
+        "prepareRefusal"
+      ]
+    },
+    "PrepareRefusal": {
+      "type": "string",
+      "enum": [
+        "application_in_progress",
+        "application_submitted",
+        "not_enriched",
+        "preparation_running"
       ]
     },
     "OperationsSnapshot": {

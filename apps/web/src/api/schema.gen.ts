@@ -598,6 +598,11 @@ export type components = {
         JobActions: {
             /** @description POST /v1/jobs/:jobKey/prepare would start a preparation (the job is enriched and none is running). */
             prepare: boolean;
+            /** @description Why prepare is off, as the POST would answer it (its 409 code and message); null when it is on or unknown (Temporal unreachable). */
+            prepareRefusal: {
+                code: components["schemas"]["PrepareRefusal"];
+                message: string;
+            } | null;
         };
         JobAvailability: {
             checkedAt: string;
@@ -787,6 +792,8 @@ export type components = {
             salaryCurrency?: string;
             titles: string[];
         };
+        /** @enum {string} */
+        PrepareRefusal: "application_in_progress" | "application_submitted" | "not_enriched" | "preparation_running";
         /** @enum {string|null} */
         PrepStatus: "spend_ceiling_reached" | null;
         Profile: {

@@ -8,7 +8,7 @@ afterEach(cleanup);
 
 const KEY = 'gh:acme:1';
 const PATH = `/v1/jobs/${encodeURIComponent(KEY)}`;
-const job = (prepare: boolean, stage = 'cover_rejected') => ({
+const job = (prepare: boolean, stage = 'cover_rejected', prepareRefusal: { code: string; message: string } | null = null) => ({
   jobKey: KEY,
   title: 'Platform Engineer',
   company: 'Acme',
@@ -30,7 +30,7 @@ const job = (prepare: boolean, stage = 'cover_rejected') => ({
   descriptionText: 'Build the platform.',
   enrichmentStatus: 'enriched',
   firstSeenAt: '2026-01-01T00:00:00Z',
-  actions: { prepare },
+  actions: { prepare, prepareRefusal },
 });
 const ready = { worker: { status: 'ready', reason: 'heartbeat 1 s ago' } };
 
@@ -74,11 +74,12 @@ describe('Job detail: Re-prepare', () => {
   });
 
   it('off, with the reason beside it, when the API does not allow it; the other actions keep their rules', async () => {
-    renderPage([[`GET ${PATH}`, () => answer(200, job(false, 'pending_enrichment'))]]);
+    const refusal = { code: 'not_enriched', message: 'job gh:acme:1 is still waiting for its detail page; it is prepared once enriched' };
+    renderPage([[`GET ${PATH}`, () => answer(200, job(false, 'pending_enrichment', refusal))]]);
     const region = await actions();
     const button = (await within(region).findByRole('button', { name: 'Re-prepare' })) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
-    expect(document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent).toBe('The job waits for its detail page.');
+    expect(document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Job gh:acme:1 is still waiting for its detail page; it is prepared once enriched.');
     expect((within(region).getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { ApplicationRepository } from '@jobctrl/apply-launcher/application';
+import { APPLY_TENANT, prepWorkflowId, type ApplicationState } from '@jobctrl/pipeline/contracts';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRepository, PreparationRepository, type JobRecord } from '@jobctrl/shared/jobs';
 import { TemporalClientService } from '@jobctrl/shared/temporal';
@@ -10,13 +11,30 @@ import { startPreparationWith } from './preparation-start';
 export interface JobActions {
   /** POST /v1/jobs/:jobKey/prepare would start a preparation (the job is enriched and none is running). */
   prepare: boolean;
+  /** Why prepare is off, as the POST would answer it (its 409 code and message); null when it is on or unknown (Temporal unreachable). */
+  prepareRefusal: { code: PrepareRefusal; message: string } | null;
 }
 
 /** How long the job detail waits for Temporal to say whether a preparation runs. */
 const ACTIONS_DEADLINE_MS = 2_000;
 
 /** Why a re-prepare is refused (409 `code`). */
-export type PrepareRefusal = 'preparation_running' | 'not_enriched';
+export type PrepareRefusal = 'preparation_running' | 'not_enriched' | 'application_in_progress' | 'application_submitted';
+
+/**
+ * Application states that freeze a job's artifacts: an attempt is using them now, or they were (or
+ * may have been) sent to the employer — re-preparing would overwrite the record of what was sent.
+ */
+const FROZEN_BY_APPLICATION: Partial<Record<ApplicationState, PrepareRefusal>> = {
+  running: 'application_in_progress',
+  submitted: 'application_submitted',
+  needs_verification: 'application_submitted',
+};
+
+const FROZEN_MESSAGE: Record<string, string> = {
+  application_in_progress: 'an application of this job is running with its current resume and letter',
+  application_submitted: 'this job was (or may have been) submitted with its current resume and letter; they stay as sent',
+};
 
 /**
  * POST /v1/jobs/:jobKey/prepare: one job's Score → Tailor → Cover (letter and its review pair)
@@ -36,6 +54,7 @@ export type PrepareRefusal = 'preparation_running' | 'not_enriched';
 export class JobPreparationService {
   private readonly jobs: JobRepository;
   private readonly prep: PreparationRepository;
+  private readonly applications: ApplicationRepository;
 
   constructor(
     uow: UnitOfWorkFactory,
@@ -43,13 +62,23 @@ export class JobPreparationService {
   ) {
     this.jobs = new JobRepository(uow);
     this.prep = new PreparationRepository(uow);
+    this.applications = new ApplicationRepository(uow);
+  }
+
+  /** The refusals that need no Temporal: the job's stage and its application. One rule for POST and for actions. */
+  private async storedRefusal(job: Pick<JobRecord, 'stage' | 'jobKey'>): Promise<{ code: PrepareRefusal; message: string } | null> {
+    if (job.stage === 'pending_enrichment') return { code: 'not_enriched', message: `job ${job.jobKey} is still waiting for its detail page; it is prepared once enriched` };
+    const application = await this.applications.applicationOf(APPLY_TENANT, job.jobKey);
+    const code = application ? FROZEN_BY_APPLICATION[application.state] : undefined;
+    return code ? { code, message: `job ${job.jobKey}: ${FROZEN_MESSAGE[code]} (application ${application?.state})` } : null;
   }
 
   async prepare(jobKey: string): Promise<{ workflowId: string }> {
     const job = await this.jobs.get(jobKey);
     if (!job) throw new NotFoundException(`no job ${jobKey}`);
     const workflowId = prepWorkflowId(job.idempotencyKey);
-    if (job.stage === 'pending_enrichment') throw refusal('not_enriched', `job ${jobKey} is still waiting for its detail page; it is prepared once enriched`, workflowId);
+    const stored = await this.storedRefusal(job);
+    if (stored) throw refusal(stored.code, stored.message, workflowId);
     const client = await this.temporal.client();
     if (await workflowRunning(client, workflowId)) throw refusal('preparation_running', `a preparation of job ${jobKey} is running (${workflowId}); ask again once it ended`, workflowId);
     // Back to pending_score first, so the execution started next scores, tailors and writes again
@@ -65,18 +94,22 @@ export class JobPreparationService {
    * The actions of a job as GET /v1/jobs/:jobKey shows them. Temporal unreachable allows none, and
    * the question is bounded (ACTIONS_DEADLINE_MS) so a Temporal outage does not hold up the detail.
    */
-  async actionsOf(job: Pick<JobRecord, 'stage' | 'idempotencyKey'>): Promise<JobActions> {
-    if (job.stage === 'pending_enrichment') return { prepare: false };
+  async actionsOf(job: Pick<JobRecord, 'stage' | 'idempotencyKey' | 'jobKey'>): Promise<JobActions> {
+    const stored = await this.storedRefusal(job);
+    if (stored) return { prepare: false, prepareRefusal: stored };
     const deadline = Date.now() + ACTIONS_DEADLINE_MS;
-    const probe = (async () => {
+    const probe = (async (): Promise<'free' | 'running' | 'unknown'> => {
       const client = await this.temporal.client();
-      return !(await client.withDeadline(deadline, () => workflowRunning(client, prepWorkflowId(job.idempotencyKey))));
-    })().catch(() => false);
+      return (await client.withDeadline(deadline, () => workflowRunning(client, prepWorkflowId(job.idempotencyKey)))) ? 'running' : 'free';
+    })().catch(() => 'unknown' as const);
     // Connecting has a longer timeout of its own (a shared connection, left to finish for later calls).
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ACTIONS_DEADLINE_MS)));
+    const late = new Promise<'unknown'>((resolve) => (timer = setTimeout(() => resolve('unknown'), ACTIONS_DEADLINE_MS)));
     try {
-      return { prepare: await Promise.race([probe, late]) };
+      const answer = await Promise.race([probe, late]);
+      if (answer === 'free') return { prepare: true, prepareRefusal: null };
+      // Unknown (Temporal unreachable or slow) allows nothing but claims no reason either.
+      return { prepare: false, prepareRefusal: answer === 'running' ? { code: 'preparation_running', message: `a preparation of job ${job.jobKey} is running; ask again once it ended` } : null };
     } finally {
       clearTimeout(timer);
     }

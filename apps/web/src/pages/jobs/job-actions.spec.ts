@@ -59,12 +59,19 @@ describe('job actions: enabled only when the API allows them', () => {
   });
 
   it('re-prepare follows the API\'s flag and needs a ready worker', () => {
-    const allowed = { ...prepared, actions: { prepare: true } };
+    const allowed = { ...prepared, actions: { prepare: true, prepareRefusal: null } };
     expect(jobActions(allowed, 'ready').reprepare).toEqual({ enabled: true, reason: null });
     expect(jobActions(allowed, 'stale').reprepare.reason).toBe('The worker is not ready.');
-    expect(jobActions({ ...prepared, actions: { prepare: false } }, 'ready').reprepare).toEqual({ enabled: false, reason: 'A preparation of this job is running.' });
-    expect(jobActions({ ...prepared, stage: 'pending_enrichment', actions: { prepare: false } }, 'ready').reprepare.reason).toBe('The job waits for its detail page.');
-    // The list's jobs carry no flag: nothing is offered without the API's word.
+    const refused = (code: 'preparation_running' | 'application_submitted', message: string) => ({ ...prepared, actions: { prepare: false, prepareRefusal: { code, message } } });
+    expect(jobActions(refused('preparation_running', 'a preparation of job k is running; ask again once it ended'), 'ready').reprepare).toEqual({
+      enabled: false,
+      reason: 'A preparation of job k is running; ask again once it ended.',
+    });
+    expect(jobActions(refused('application_submitted', 'job k: this job was submitted with its current resume and letter'), 'ready').reprepare.reason).toBe(
+      'Job k: this job was submitted with its current resume and letter.',
+    );
+    // Off without a reason: the API could not ask Temporal; the page does not guess one.
+    expect(jobActions({ ...prepared, actions: { prepare: false, prepareRefusal: null } }, 'ready').reprepare.reason).toMatch(/^Unknown right now/);
     expect(jobActions(prepared, 'ready').reprepare.enabled).toBe(false);
   });
 

@@ -61,10 +61,10 @@ export function jobActions(job: Job, worker: WorkerStatus, busy = false): JobAct
           : !job.approval
             ? 'Approve the application first.'
             : workerOff;
-  // The flag is the API's (it refuses while a preparation runs or the job waits for enrichment); the
-  // stage only picks which of its two reasons to show.
+  // The flag and its reason are the API's (the same rule its POST applies); without a reason the API
+  // could not tell (Temporal unreachable), and the page says so rather than guess.
   const reprepare = !job.actions?.prepare
-    ? off(job.stage === 'pending_enrichment' ? 'The job waits for its detail page.' : 'A preparation of this job is running.')
+    ? off(job.actions?.prepareRefusal ? sentence(job.actions.prepareRefusal.message) : 'Unknown right now: the API could not check for a running preparation.')
     : workerOff
       ? off(workerOff)
       : on;
@@ -76,4 +76,9 @@ export function jobActions(job: Job, worker: WorkerStatus, busy = false): JobAct
     dryRun: applyOff ? off(applyOff) : on,
     apply: applyOff ? off(applyOff) : on,
   };
+}
+
+/** An API message as a sentence of the page. */
+function sentence(message: string): string {
+  return `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? '' : '.'}`;
 }
