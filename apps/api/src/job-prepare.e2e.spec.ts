@@ -41,12 +41,12 @@ describe('re-prepare on the API', () => {
 
   it('the detail allows it for an enriched job nobody prepares; the action needs a ready worker (503) like every worker-backed action', async () => {
     await start(temporalAddress as string);
-    expect((await http().get('/v1/jobs/j1').expect(200)).body.actions).toEqual({ prepare: true });
+    expect((await http().get('/v1/jobs/j1').expect(200)).body.actions).toEqual({ prepare: true, prepareRefusal: null });
     expect((await http().post('/v1/jobs/j1/prepare').expect(503)).body.code).toBe('worker_not_ready');
   });
 
-  it('with Temporal unreachable the detail still answers, with the action off', async () => {
+  it('with Temporal unreachable the detail still answers, with the action off and no reason claimed', async () => {
     await start('127.0.0.1:1');
-    expect((await http().get('/v1/jobs/j1').expect(200)).body.actions).toEqual({ prepare: false });
+    expect((await http().get('/v1/jobs/j1').expect(200)).body.actions).toEqual({ prepare: false, prepareRefusal: null });
   });
 });
