@@ -47,7 +47,11 @@ async function requestOnce(url: URL, init: RequestInit, guard: AddressGuard): Pr
         headers,
         signal: init.signal ?? undefined,
         lookup: pinnedLookup(addresses) as unknown as http.RequestOptions['lookup'],
-      },
+        // A name with several addresses (localhost: 127.0.0.1 and ::1) is tried address by address;
+        // Node's 250 ms per attempt gave up on a live but slow-to-accept first address on a loaded
+        // machine and failed on the second (refused). A crawler can afford to wait for the first.
+        autoSelectFamilyAttemptTimeout: 2_500,
+      } as http.RequestOptions,
       (res) => {
         const status = res.statusCode ?? 0;
         const responseHeaders = new Headers();
