@@ -8,6 +8,7 @@ import {
   PREP_BATCH_OVERLAP_PATCH,
   PREP_BATCH_THROTTLED_PROGRESS_PATCH,
   PREP_EXTRACTIVE_PATCH,
+  PREP_MODEL_ONE_ACTIVITY_PATCH,
   PREP_STAGED_PATCH,
   PREPARATION_WORKFLOW_TYPE,
   prepWorkflowId,
@@ -23,6 +24,7 @@ import { workflowsEntry } from './create-worker';
 import { PreparationRecovery, RECOVERY_WORKFLOW_ID } from '@jobctrl/runs/worker';
 import { allJobs, setupPreparationWorld, startPipeline as startPipelineRun, type PreparationWorldOptions } from './test-support/preparation-world.fixture';
 import { useSuiteTemporal } from './test-support/temporal.harness';
+import { createPipelineResponder } from './test-support/llm-responder';
 import { waitFor } from '@jobctrl/tools/processes';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -264,7 +266,8 @@ describe('Preparation against the board simulator', () => {
     await Worker.runReplayHistory({ workflowBundle: suite.bundle }, oldHistory);
 
     const history = await prepare(suite.bundle);
-    expect(patches(history)).toEqual([PREP_STAGED_PATCH]);
+    // A full preparation started without a captured provider: its stages in one activity.
+    expect(patches(history)).toEqual([PREP_STAGED_PATCH, PREP_MODEL_ONE_ACTIVITY_PATCH]);
     await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);
     await expect(Worker.runReplayHistory({ workflowBundle: v0 }, history)).rejects.toThrow();
   }, 180_000);
@@ -375,5 +378,93 @@ describe('Preparation against the board simulator', () => {
       await Worker.runReplayHistory({ workflowBundle: suite.bundle }, h);
     }
     await expect(Worker.runReplayHistory({ workflowBundle: v1 }, now.histories[0])).rejects.toThrow();
+  }, 240_000);
+  /** Five stored jobs, prepared Score → Tailor → Cover by a priced model behind the LLM simulator, two at a time. */
+  async function recordModelBatch(bundle: WorkerOptions['workflowBundle'], name: string, live: { dailySpendCeilingUsd: number }, duringRun?: (s: Awaited<ReturnType<typeof setup>>, sim: LlmSimulator, runId: string) => Promise<void>) {
+    const sim = await startLlmSimulator({ latencyMs: 20, respond: createPipelineResponder() });
+    const s = await setup({
+      jobsPerBoard: 1,
+      workflowBundle: bundle,
+      llm: { provider: 'openai', model: 'priced', baseUrl: sim.url, prices: { priced: { input_usd_per_mtok: 10, output_usd_per_mtok: 10 } }, timeoutMs: 10_000 },
+      live,
+    });
+    try {
+      const keys = [1, 2, 3, 4, 5].map((i) => ({ jobKey: `j${i}`, idempotencyKey: `${name}-${i}-${s.taskQueue}` }));
+      await s.jobs.recordObservations('r1', 'test', keys.map(({ jobKey, idempotencyKey }, i) => fittingPosting(jobKey, idempotencyKey, i + 1)));
+      for (const { jobKey } of keys) await s.jobs.recordEnrichment(jobKey, { status: 'enriched' });
+      return await s.jw.worker.runUntil(async () => {
+        const { runId, handle } = await startPipeline(s.uow, s.taskQueue, ['score', 'tailor', 'cover'], { internalConcurrency: 2 });
+        if (duringRun) await duringRun(s, sim, runId);
+        const result = (await handle.result()) as JobPipelineResult;
+        expect(result.preparation).toMatchObject({ selected: 5, completed: 5, failed: 0 });
+        const histories = await Promise.all(keys.map(({ idempotencyKey }) => suite.client.workflow.getHandle(prepWorkflowId(idempotencyKey)).fetchHistory()));
+        const ledger = await new SpendLedgerRepository(s.uow).summary();
+        return { jobs: (await allJobs(s.jobs)).map(preparedState), histories, calls: sim.requests.length, ledger };
+      });
+    } finally {
+      await s.cleanup();
+      await sim.close();
+    }
+  }
+
+  const scheduledActivities = (h: History) => (h.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+  const localActivityCount = (h: History) => (h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+
+  it('with a model provider a full preparation runs its stages in one activity behind one spend preflight, leaving exactly the stages, artifacts and spend of the stage-by-stage path, and replays histories recorded before that marker', async () => {
+    const v3 = await testSupportBundle('prep-v3.workflows.ts');
+    const old = await recordModelBatch(v3, 'staged', { dailySpendCeilingUsd: 100 });
+    expect(old.jobs.filter((j) => j.stage === 'prepared').length).toBe(5); // the simulated model scores every job 80
+    for (const h of old.histories) {
+      expect(patches(h)).toEqual([PREP_STAGED_PATCH]);
+      expect(localActivityCount(h)).toBe(scheduledActivities(h).length); // a spend preflight before each stage
+      await Worker.runReplayHistory({ workflowBundle: suite.bundle }, h);
+    }
+
+    const now = await recordModelBatch(suite.bundle, 'whole', { dailySpendCeilingUsd: 100 });
+    expect(now.jobs).toEqual(old.jobs);
+    // The same model calls, each charged once.
+    expect(now.calls).toBe(old.calls);
+    expect(now.ledger.calls).toBe(now.calls);
+    expect(now.ledger.totalUsd).toBeCloseTo(old.ledger.totalUsd, 9);
+    for (const h of now.histories) {
+      expect(patches(h)).toEqual([PREP_STAGED_PATCH, PREP_MODEL_ONE_ACTIVITY_PATCH]);
+      expect(scheduledActivities(h)).toEqual(['prepareJobStages']);
+      expect(localActivityCount(h)).toBe(1);
+      await Worker.runReplayHistory({ workflowBundle: suite.bundle }, h);
+    }
+    await expect(Worker.runReplayHistory({ workflowBundle: v3 }, now.histories[0])).rejects.toThrow();
+  }, 240_000);
+
+  it('a full preparation in one activity stops at the spend ceiling between stages (spend within one call of it, the job paused, not failed) and resumes from the stage it reached once the ceiling is raised', async () => {
+    let pausedSpend = 0;
+    let perCall = 0;
+    const run = await recordModelBatch(suite.bundle, 'ceiling', { dailySpendCeilingUsd: 0.02 }, async (s, sim, runId) => {
+      const registry = new PipelineRunRepository(s.uow);
+      await until('the run to pause at the ceiling', s.jobs, async () => (await registry.get(runId))?.blockedReason === 'spend_ceiling_reached');
+      const waiting = await until('a job waiting for budget', s.jobs, async () => {
+        const jobs = await allJobs(s.jobs);
+        return jobs.some((j) => j.prepStatus === 'spend_ceiling_reached') && jobs;
+      });
+      // Paused past its first stage: the one activity stopped between stages, not before the job.
+      expect(waiting.some((j) => j.prepStatus === 'spend_ceiling_reached' && j.stage !== 'pending_score')).toBe(true);
+      const ledger = await new SpendLedgerRepository(s.uow).summary();
+      pausedSpend = ledger.totalUsd;
+      perCall = ledger.totalUsd / ledger.calls;
+      const callsWhilePaused = sim.requests.length;
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(sim.requests.length).toBe(callsWhilePaused);
+      s.live.dailySpendCeilingUsd = 100;
+    });
+    expect(pausedSpend).toBeGreaterThanOrEqual(0.02);
+    // Each call reserves twice its estimate, so a call is admitted only while the rest fits: at most one
+    // call's cost (here at most a few times the mean) carries the day over.
+    expect(pausedSpend).toBeLessThanOrEqual(0.02 + perCall * 4);
+    expect(run.jobs.filter((j) => j.stage === 'prepared').length).toBe(5);
+    expect(run.jobs.every((j) => j.prepStatus === null)).toBe(true);
+    expect(run.ledger.calls).toBe(run.calls);
+    // Some job's one activity was refused mid-way and called again; none went stage by stage.
+    const types = run.histories.map(scheduledActivities);
+    expect(types.every((t) => t.every((a) => a === 'prepareJobStages' || a === 'setPreparationStatus'))).toBe(true);
+    expect(types.some((t) => t.filter((a) => a === 'prepareJobStages').length >= 2)).toBe(true);
   }, 240_000);
 });

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { ExtractivePreparationActivities, PreparationDone, PreparationSteps } from '@jobctrl/pipeline/contracts';
+import type { ExtractivePreparationActivities, PreparationDone, PreparationStage, PreparationSteps, StagedPreparationActivities } from '@jobctrl/pipeline/contracts';
 import { EXTRACTIVE_PROVIDER, PREPARATION_DONE_SIGNAL, prepareInOrder } from '@jobctrl/pipeline/contracts';
 import type { StoredProfile } from '@jobctrl/shared/profile';
 
@@ -22,32 +22,46 @@ function signalThroughActivityClient(workflowId: string, done: PreparationDone):
 }
 
 /**
- * A job's whole preparation as one activity, for jobs started with the extractive provider: the stage
- * activities run one after the other in this attempt, in the workflow's order (prepareInOrder), each
- * reading its fence, writing its own stage and reporting where the job stands, exactly as when each is
- * its own activity. So the job's stages, artifacts and reviews are the same, and a retry after a crash
- * resumes from the stage the job reached. Nothing is charged, so no spend preflight is needed; a worker
- * that now has a model provider does nothing and lets the workflow go stage by stage behind the preflight.
+ * A job's whole preparation as one activity. `prepareJobExtractive`, for jobs started with the
+ * extractive provider: the stage activities run one after the other in this attempt, in the workflow's
+ * order (prepareInOrder), each reading its fence, writing its own stage and reporting where the job
+ * stands, exactly as when each is its own activity. So the job's stages, artifacts and reviews are the
+ * same, and a retry after a crash resumes from the stage the job reached. Nothing is charged, so no
+ * spend preflight is needed; a worker that now has a model provider does nothing and lets the workflow
+ * go on without it.
+ *
+ * `prepareJobStages`, the same for any provider (the workflow calls it for a model provider, behind
+ * one spend preflight): every model call inside a stage still reserves its worst case against the
+ * ceiling before it leaves (the LLM runtime's spend gate), and a refusal fails this activity with
+ * spend_ceiling_reached, as it fails a stage activity. What it saves is the slot's round trip between
+ * two stages: a workflow task, a spend preflight and an activity dispatch, ~100 ms of a 2-core machine
+ * each (tools/bench, bench:prepare), during which the slot would hold no model call.
  */
-export function createExtractivePreparationActivities(deps: ExtractivePreparationDeps): ExtractivePreparationActivities {
+export function createExtractivePreparationActivities(deps: ExtractivePreparationDeps): ExtractivePreparationActivities & StagedPreparationActivities {
+  const wholeJob = async (jobKey: string, stages: PreparationStage[], notify: { workflowId: string; idempotencyKey: string } | undefined) => {
+    // One read of the profile for the whole job (read when a stage first needs it) instead of one
+    // per stage: its stages are then written against one revision, the one its score is for.
+    let read: Promise<StoredProfile> | undefined;
+    const { stage, score } = await prepareInOrder(jobKey, stages, deps.steps(() => (read ??= deps.profile())));
+    // The job's stage is committed: the batch may count it and fill the lane now. Best effort, as
+    // the workflow's own signal is (the batch polls a silent job); a retry signals again, which the
+    // batch reads as the same report.
+    const signal = deps.signalDone ?? signalThroughActivityClient;
+    const notified = notify
+      ? await signal(notify.workflowId, { idempotencyKey: notify.idempotencyKey, stage, failed: false }).then(
+          () => true,
+          () => false,
+        )
+      : false;
+    return { stage, score, notified };
+  };
   return {
     async prepareJobExtractive({ jobKey, stages, notify }) {
       if (deps.provider() !== EXTRACTIVE_PROVIDER) return { extractive: false, stage: 'unknown', score: null, notified: false };
-      // One read of the profile for the whole job (read when a stage first needs it) instead of one
-      // per stage: its stages are then written against one revision, the one its score is for.
-      let read: Promise<StoredProfile> | undefined;
-      const { stage, score } = await prepareInOrder(jobKey, stages, deps.steps(() => (read ??= deps.profile())));
-      // The job's stage is committed: the batch may count it and fill the lane now. Best effort, as
-      // the workflow's own signal is (the batch polls a silent job); a retry signals again, which the
-      // batch reads as the same report.
-      const signal = deps.signalDone ?? signalThroughActivityClient;
-      const notified = notify
-        ? await signal(notify.workflowId, { idempotencyKey: notify.idempotencyKey, stage, failed: false }).then(
-            () => true,
-            () => false,
-          )
-        : false;
-      return { extractive: true, stage, score, notified };
+      return { extractive: true, ...(await wholeJob(jobKey, stages, notify)) };
+    },
+    async prepareJobStages({ jobKey, stages, notify }) {
+      return wholeJob(jobKey, stages, notify);
     },
   };
 }

@@ -2,7 +2,7 @@
 // stage (one activity per step, each behind the spend preflight) whatever the provider. Used only to
 // record an old history for the replay test, and as the reference a one-activity preparation must match.
 import type { JobPreparationInput, JobPreparationResult } from '@jobctrl/pipeline/contracts';
-import { PREP_STAGED_PATCH } from '@jobctrl/pipeline/contracts';
+import { PREP_COMPENSATION_PATCH, PREP_STAGED_PATCH } from '@jobctrl/pipeline/contracts';
 import { runPreparation } from '@jobctrl/pipeline/workflows';
 import { patched } from '@temporalio/workflow';
 
@@ -10,6 +10,9 @@ export async function jobPreparationWorkflow(input: JobPreparationInput): Promis
   return runPreparation(
     input,
     () => patched(PREP_STAGED_PATCH),
+    () => false,
+    () => patched(PREP_COMPENSATION_PATCH),
+    // Nor in one activity with a model provider (prep-model-one-activity-v1 came later still).
     () => false,
   );
 }

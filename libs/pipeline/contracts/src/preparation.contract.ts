@@ -40,6 +40,14 @@ export const PREP_BATCH_THROTTLED_PROGRESS_PATCH = 'prep-batch-throttled-progres
  */
 export const PREP_EXTRACTIVE_PATCH = 'prep-extractive-one-activity-v1';
 
+/**
+ * Marks preparation histories whose job, with a model provider and more than one stage, ran its
+ * stages in one prepareJobStages activity behind one spend preflight (each model call still reserves
+ * its worst case before it leaves); a failure other than a final one or the ceiling goes on stage by
+ * stage. Histories recorded before it replay stage by stage.
+ */
+export const PREP_MODEL_ONE_ACTIVITY_PATCH = 'prep-model-one-activity-v1';
+
 /** The provider that spends nothing: its preparation is local rules only. */
 export const EXTRACTIVE_PROVIDER = 'extractive';
 
@@ -122,6 +130,24 @@ export interface ExtractivePreparationActivities {
     stages: PreparationStage[];
     notify?: { workflowId: string; idempotencyKey: string };
   }): Promise<{ extractive: boolean; stage: string; score: number | null; notified: boolean }>;
+}
+
+export interface StagedPreparationActivities {
+  /**
+   * Every selected stage of one job in one activity, whatever the provider: the same stage activities
+   * in the same order (prepareInOrder), each with its own fenced write and, with a model provider, its
+   * own spend admission before each call (the spend gate's reserve-before-call), so the slot is held
+   * from the first model call to the last instead of being given back and taken again between stages
+   * (a workflow task, a spend preflight and an activity dispatch each). A spend ceiling refusal fails
+   * it with spend_ceiling_reached (the workflow pauses, then calls it again: it resumes from the stage
+   * the job reached). One attempt: any other failure sends the workflow on stage by stage, with each
+   * stage's own retry policy. `notify` as prepareJobExtractive's.
+   */
+  prepareJobStages(input: {
+    jobKey: string;
+    stages: PreparationStage[];
+    notify?: { workflowId: string; idempotencyKey: string };
+  }): Promise<{ stage: string; score: number | null; notified: boolean }>;
 }
 
 /** The four stage steps as prepareInOrder calls them (activities, or activities behind the spend preflight). */

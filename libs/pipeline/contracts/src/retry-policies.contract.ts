@@ -31,6 +31,9 @@ export const RETRY_POLICIES = {
   // No model: its failures are local (SQLite, a lost worker, an incomplete review pair); a retry
   // resumes from the stage the job reached.
   prepareJobExtractive: { maximumAttempts: 5, initialInterval: '1 second', nonRetryableErrorTypes: PREPARATION_FINAL },
+  // One attempt: a failure (other than a final one) goes on stage by stage, each stage with its own
+  // policy above and a retry resuming from the stage reached, so no stage gets fewer attempts than before.
+  prepareJobStages: { maximumAttempts: 1, initialInterval: '2 seconds', nonRetryableErrorTypes: PREPARATION_FINAL },
   setPreparationStatus: { maximumAttempts: 10, initialInterval: '1 second' },
   preparationBatchControl: { maximumAttempts: 10, initialInterval: '1 second' },
   recordWorkflowLifecycle: { maximumAttempts: 10, initialInterval: '1 second' },
@@ -95,6 +98,8 @@ export const ACTIVITY_TIMEOUTS = {
   writeCoverLetter: { startToCloseTimeout: '5 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   reviewCoverLetter: { startToCloseTimeout: '10 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   prepareJobExtractive: { startToCloseTimeout: '10 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
+  // The stages' own limits end to end: score 3 + tailor 5 + two drafts of (5 + 10) minutes.
+  prepareJobStages: { startToCloseTimeout: '38 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   setPreparationStatus: { startToCloseTimeout: '30 seconds', heartbeatTimeout: SHORT_HEARTBEAT },
   preparationBatchControl: { startToCloseTimeout: '1 minute', heartbeatTimeout: SHORT_HEARTBEAT },
   refreshCompensation: { startToCloseTimeout: '1 hour', heartbeatTimeout: '30 seconds' },

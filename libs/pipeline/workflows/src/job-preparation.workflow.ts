@@ -1,4 +1,4 @@
-import { CancellationScope, getExternalWorkflowHandle, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancellationScope, getExternalWorkflowHandle, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type {
   CompensationActivities,
   CoverLetterActivities,
@@ -8,6 +8,7 @@ import type {
   PreparationDone,
   PreparationStage,
   ScoringActivities,
+  StagedPreparationActivities,
   TailoringActivities,
 } from '@jobctrl/pipeline/contracts';
 import {
@@ -15,9 +16,11 @@ import {
   EXTRACTIVE_PROVIDER,
   PREP_COMPENSATION_PATCH,
   PREP_EXTRACTIVE_PATCH,
+  PREP_MODEL_ONE_ACTIVITY_PATCH,
   PREP_STAGED_PATCH,
   PREPARATION_DONE_SIGNAL,
   prepareInOrder,
+  retryPolicy,
 } from '@jobctrl/pipeline/contracts';
 import { listenForBudgetChanges, spendful } from './spend.helpers';
 
@@ -35,6 +38,11 @@ const writer = proxyActivities<Pick<CoverLetterActivities, 'writeCoverLetter'>>(
 const reviewer = proxyActivities<Pick<CoverLetterActivities, 'reviewCoverLetter'>>(activityOptions('reviewCoverLetter'));
 
 const extractive = proxyActivities<ExtractivePreparationActivities>(activityOptions('prepareJobExtractive'));
+
+const wholeJob = proxyActivities<StagedPreparationActivities>(activityOptions('prepareJobStages'));
+
+/** Failures that stage by stage would end the same way (the stage activities share these final types). */
+const FINAL_TYPES = new Set(retryPolicy('prepareJobStages').nonRetryableErrorTypes ?? []);
 
 const compensation = proxyActivities<Pick<CompensationActivities, 'classifyJobCompensation'>>(activityOptions('classifyJobCompensation'));
 
@@ -59,6 +67,7 @@ export async function runPreparation(
   staged: () => boolean,
   oneActivity: () => boolean = () => patched(PREP_EXTRACTIVE_PATCH),
   classifyFirst: () => boolean = () => patched(PREP_COMPENSATION_PATCH),
+  modelOneActivity: () => boolean = () => patched(PREP_MODEL_ONE_ACTIVITY_PATCH),
 ): Promise<JobPreparationResult> {
   if (!staged()) {
     // As scheduled before staged preparation: SCORE_JOB alone, no spend preflight.
@@ -74,9 +83,10 @@ export async function runPreparation(
     const notify = input.notifyWorkflowId ? { workflowId: input.notifyWorkflowId, idempotencyKey: input.idempotencyKey } : undefined;
     const whole =
       input.provider === EXTRACTIVE_PROVIDER && oneActivity() ? await extractive.prepareJobExtractive({ jobKey: input.jobKey, stages: stagesOf(input), ...(notify ? { notify } : {}) }) : undefined;
-    // A worker with a model provider did nothing: stage by stage, behind the spend preflight.
-    const result = whole?.extractive ? { jobKey: input.jobKey, stage: whole.stage, score: whole.score } : await prepareStages(input);
-    if (!whole?.notified) await notifyBatch(input, { idempotencyKey: input.idempotencyKey, stage: result.stage, failed: false });
+    // A worker with a model provider did nothing: the stages behind the spend preflight.
+    const done = whole?.extractive ? { jobKey: input.jobKey, stage: whole.stage, score: whole.score, notified: whole.notified } : await prepareSpendful(input, notify, modelOneActivity);
+    const result = { jobKey: done.jobKey, stage: done.stage, score: done.score };
+    if (!done.notified) await notifyBatch(input, { idempotencyKey: input.idempotencyKey, stage: result.stage, failed: false });
     return result;
   } catch (err) {
     await CancellationScope.nonCancellable(() => notifyBatch(input, { idempotencyKey: input.idempotencyKey, stage: null, failed: true }));
@@ -111,6 +121,34 @@ async function notifyBatch(input: JobPreparationInput, done: PreparationDone): P
 
 function stagesOf(input: JobPreparationInput): PreparationStage[] {
   return input.stages ?? (input.mode === 'full' ? ['score', 'tailor', 'cover'] : ['score']);
+}
+
+/**
+ * A model provider's stages. More than one stage (a full preparation): one prepareJobStages activity
+ * behind one spend preflight, so the job's slot goes from one model call to the next without a
+ * workflow task, a preflight and an activity dispatch between stages (at 50 ms per model call those
+ * took longer than the calls: bench:prepare). The ceiling holds as before: each model call reserves
+ * before it leaves, a refusal pauses the job visibly (spendful) and the activity resumes from the
+ * stage reached. A failure other than a final one goes on stage by stage from where the job stands,
+ * with each stage's own retry policy, so no stage gets fewer attempts than before. A single stage
+ * (discovery's score-only starts) stays one scoreJob activity, as its histories always were.
+ */
+async function prepareSpendful(
+  input: JobPreparationInput,
+  notify: { workflowId: string; idempotencyKey: string } | undefined,
+  modelOneActivity: () => boolean,
+): Promise<JobPreparationResult & { notified: boolean }> {
+  const stages = stagesOf(input);
+  if (stages.length > 1 && modelOneActivity()) {
+    listenForBudgetChanges();
+    try {
+      const r = await spendful(input.jobKey, input.spendRecheckSeconds ?? 60, () => wholeJob.prepareJobStages({ jobKey: input.jobKey, stages, ...(notify ? { notify } : {}) }));
+      return { jobKey: input.jobKey, stage: r.stage, score: r.score, notified: r.notified };
+    } catch (err) {
+      if (isCancellation(err) || (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && FINAL_TYPES.has(err.cause.type ?? ''))) throw err;
+    }
+  }
+  return { ...(await prepareStages(input)), notified: false };
 }
 
 /** One activity per stage step, each behind the spend preflight. */

@@ -1,0 +1,20 @@
+// JobPreparationWorkflow as it was before the `prep-model-one-activity-v1` marker: with a model
+// provider, stage by stage (one activity per step, each behind the spend preflight). Used only to
+// record an old history for the replay test, and as the reference a one-activity preparation must match.
+import type { JobPreparationInput, JobPreparationResult } from '@jobctrl/pipeline/contracts';
+import { PREP_COMPENSATION_PATCH, PREP_EXTRACTIVE_PATCH, PREP_STAGED_PATCH } from '@jobctrl/pipeline/contracts';
+import { runPreparation } from '@jobctrl/pipeline/workflows';
+import { patched } from '@temporalio/workflow';
+
+export async function jobPreparationWorkflow(input: JobPreparationInput): Promise<JobPreparationResult> {
+  return runPreparation(
+    input,
+    () => patched(PREP_STAGED_PATCH),
+    () => patched(PREP_EXTRACTIVE_PATCH),
+    () => patched(PREP_COMPENSATION_PATCH),
+    () => false,
+  );
+}
+
+// The batch that starts the jobs is today's.
+export { jobPipelineWorkflow } from '@jobctrl/pipeline/workflows';
