@@ -109,7 +109,7 @@ export function buildActivities(deps: ActivityDeps) {
   };
   const preparation = {
     ...stageSteps(readProfile),
-    ...createExtractivePreparationActivities({ provider: () => llm.provider, steps: stageSteps, profile: readProfile }),
+    ...createExtractivePreparationActivities({ provider: () => llm.provider, steps: stageSteps, profile: readProfile, readJob: (jobKey) => jobs.get(jobKey) }),
     ...createPreparationActivities({
       prep,
       runs: new PipelineRunRepository(deps.uow),

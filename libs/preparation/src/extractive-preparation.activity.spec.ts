@@ -7,12 +7,16 @@ import { createExtractivePreparationActivities } from './extractive-preparation.
  * own pending stage and otherwise reports where the job stands. `failOnce` makes one step fail once
  * after its write, as a crash after a commit would.
  */
-function job(failOnce?: keyof PreparationSteps) {
-  const state = { stage: 'scored', score: 10, stale: true, drafts: 0 };
+function job(failOnce?: keyof PreparationSteps, before = false) {
+  const state = { stage: 'scored', score: 10, stale: true, drafts: 0, reviewed: false };
   const calls: string[] = [];
   let failed = false;
   const step = <T>(name: keyof PreparationSteps, act: () => T): T => {
     calls.push(name);
+    if (before && name === failOnce && !failed) {
+      failed = true;
+      throw new Error(`${name} lost its worker before its write`);
+    }
     const out = act();
     if (name === failOnce && !failed) {
       failed = true;
@@ -27,8 +31,8 @@ function job(failOnce?: keyof PreparationSteps) {
         return { score: state.score, stage: state.stage };
       }),
     tailorResume: async () => step('tailorResume', () => ({ stage: state.stage === 'pending_tailor' ? (state.stage = 'pending_cover') : state.stage })),
-    writeCoverLetter: async () => step('writeCoverLetter', () => ({ attempt: state.stage === 'pending_cover' ? ++state.drafts : state.drafts })),
-    reviewCoverLetter: async () => step('reviewCoverLetter', () => ({ stage: state.stage === 'pending_cover' ? (state.stage = 'prepared') : state.stage })),
+    writeCoverLetter: async () => step('writeCoverLetter', () => ({ attempt: state.stage === 'pending_cover' ? (state.reviewed = false, ++state.drafts) : state.drafts })),
+    reviewCoverLetter: async () => step('reviewCoverLetter', () => ({ stage: state.stage === 'pending_cover' ? ((state.reviewed = true), (state.stage = 'prepared')) : state.stage })),
   };
   // The profile the steps see: a read counts, and a step reads it before it acts (as the stages do).
   let reads = 0;
@@ -38,7 +42,9 @@ function job(failOnce?: keyof PreparationSteps) {
     Object.fromEntries(
       Object.entries(steps).map(([name, run]) => [name, async (input: never) => (seen.push((await read()).revision), (run as (i: never) => unknown)(input))]),
     ) as unknown as PreparationSteps;
-  return { state, calls, steps, stepsOn, profile, seen, reads: () => reads };
+  // The job as the repository reads it: a draft is stored with its attempt, a review beside it.
+  const readJob = async () => ({ stage: state.stage, coverAttempts: state.drafts, coverLetter: state.drafts > 0 ? { text: 'draft' } : null, coverReview: state.reviewed ? { accepted: true } : null }) as never;
+  return { state, calls, steps, stepsOn, profile, seen, reads: () => reads, deps: { steps: stepsOn, profile, readJob } };
 }
 
 describe('prepareJobExtractive', () => {
@@ -46,7 +52,7 @@ describe('prepareJobExtractive', () => {
     const j = job();
     const signals: unknown[] = [];
     const signalDone = async (workflowId: string, done: unknown) => void signals.push({ workflowId, done, after: [...j.calls] });
-    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', steps: j.stepsOn, profile: j.profile, signalDone });
+    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', ...j.deps, signalDone });
     expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score', 'tailor', 'cover'], notify: { workflowId: 'pipeline-1', idempotencyKey: 'v1-a' } })).toEqual({
       extractive: true,
       stage: 'prepared',
@@ -62,34 +68,66 @@ describe('prepareJobExtractive', () => {
 
   it('a signal that does not go out is left to the workflow (notified false)', async () => {
     const j = job();
-    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', steps: j.stepsOn, profile: j.profile, signalDone: async () => Promise.reject(new Error('workflow not found')) });
+    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', ...j.deps, signalDone: async () => Promise.reject(new Error('workflow not found')) });
     expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score'], notify: { workflowId: 'gone', idempotencyKey: 'v1-a' } })).toMatchObject({ extractive: true, notified: false });
   });
 
   it('stops at the last selected stage', async () => {
     const j = job();
-    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', steps: j.stepsOn, profile: j.profile });
+    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', ...j.deps });
     expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score'] })).toEqual({ extractive: true, stage: 'pending_tailor', score: 80, notified: false });
     expect(j.calls).toEqual(['scoreJob']);
   });
 
   it('a retry after a failure mid-way resumes from the stage the job reached (nothing done twice)', async () => {
     const j = job('writeCoverLetter');
-    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', steps: j.stepsOn, profile: j.profile });
+    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', ...j.deps });
     await expect(prepareJobExtractive({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] })).rejects.toThrow('lost its worker');
     expect(j.state).toMatchObject({ stage: 'pending_cover', drafts: 1 });
     expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] })).toMatchObject({ extractive: true, stage: 'prepared', score: 80 });
-    // The retry's score step only reported the stage (pending_cover: no tailoring again); its one new
-    // draft is the second, as a retried writeCoverLetter activity's would be.
-    expect(j.state.drafts).toBe(2);
-    expect(j.calls.slice(3)).toEqual(['scoreJob', 'writeCoverLetter', 'reviewCoverLetter']);
+    // The retry's score step only reported the stage (pending_cover: no tailoring again), and it
+    // reviews the draft the lost attempt wrote instead of writing a second one.
+    expect(j.state.drafts).toBe(1);
+    expect(j.calls.slice(3)).toEqual(['scoreJob', 'reviewCoverLetter']);
   });
 
   it('on a worker with a model provider does nothing, so the workflow goes stage by stage behind the spend preflight', async () => {
     const j = job();
-    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'openai', steps: j.stepsOn, profile: j.profile });
+    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'openai', ...j.deps });
     expect(await prepareJobExtractive({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] })).toMatchObject({ extractive: false });
     expect(j.calls).toEqual([]);
     expect(j.state.stage).toBe('scored');
+  });
+});
+
+describe('prepareJobStages', () => {
+  it('runs the selected stages in order in one call whatever the provider, then signals the batch', async () => {
+    const j = job();
+    const signals: unknown[] = [];
+    const signalDone = async (workflowId: string, done: unknown) => void signals.push({ workflowId, done });
+    const { prepareJobStages } = createExtractivePreparationActivities({ provider: () => 'openai', ...j.deps, signalDone });
+    expect(await prepareJobStages({ jobKey: 'a', stages: ['score', 'tailor', 'cover'], notify: { workflowId: 'pipeline-1', idempotencyKey: 'v1-a' } })).toEqual({ stage: 'prepared', score: 80, notified: true });
+    expect(j.calls).toEqual(['scoreJob', 'tailorResume', 'writeCoverLetter', 'reviewCoverLetter']);
+    expect(j.reads()).toBe(1);
+    expect(signals).toEqual([{ workflowId: 'pipeline-1', done: { idempotencyKey: 'v1-a', stage: 'prepared', failed: false } }]);
+  });
+
+  it('a retry after an attempt lost before its review reviews the stored draft: no second draft, no second letter call', async () => {
+    const j = job('reviewCoverLetter', true);
+    const { prepareJobStages } = createExtractivePreparationActivities({ provider: () => 'openai', ...j.deps });
+    await expect(prepareJobStages({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] })).rejects.toThrow('before its write');
+    expect(j.state).toMatchObject({ stage: 'pending_cover', drafts: 1, reviewed: false });
+    expect(await prepareJobStages({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] })).toMatchObject({ stage: 'prepared', score: 80 });
+    expect(j.state.drafts).toBe(1);
+    expect(j.calls.slice(4)).toEqual(['scoreJob', 'reviewCoverLetter']);
+  });
+
+  it('a job that reaches pending_cover from tailoring in this attempt gets its draft written (nothing read for it)', async () => {
+    const j = job();
+    let readJobs = 0;
+    const { prepareJobStages } = createExtractivePreparationActivities({ provider: () => 'openai', ...j.deps, readJob: async () => (readJobs++, j.deps.readJob()) });
+    await prepareJobStages({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] });
+    expect(readJobs).toBe(0);
+    expect(j.state.drafts).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { ExtractivePreparationActivities, PreparationDone, PreparationStage, PreparationSteps, StagedPreparationActivities } from '@jobctrl/pipeline/contracts';
 import { EXTRACTIVE_PROVIDER, PREPARATION_DONE_SIGNAL, prepareInOrder } from '@jobctrl/pipeline/contracts';
+import type { JobRecord } from '@jobctrl/shared/jobs';
 import type { StoredProfile } from '@jobctrl/shared/profile';
 
 export interface ExtractivePreparationDeps {
@@ -13,6 +14,8 @@ export interface ExtractivePreparationDeps {
   steps: (profile: () => Promise<StoredProfile>) => PreparationSteps;
   /** Reads the stored profile (one SQLite unit of work). */
   profile: () => Promise<StoredProfile>;
+  /** Reads the job (one SQLite unit of work): asked only when an attempt starts at pending_cover. */
+  readJob: (jobKey: string) => Promise<Pick<JobRecord, 'stage' | 'coverAttempts' | 'coverLetter' | 'coverReview'> | null>;
   /** Signals a batch coordinator (default: through this activity's Temporal client). */
   signalDone?: (workflowId: string, done: PreparationDone) => Promise<void>;
 }
@@ -42,7 +45,30 @@ export function createExtractivePreparationActivities(deps: ExtractivePreparatio
     // One read of the profile for the whole job (read when a stage first needs it) instead of one
     // per stage: its stages are then written against one revision, the one its score is for.
     let read: Promise<StoredProfile> | undefined;
-    const { stage, score } = await prepareInOrder(jobKey, stages, deps.steps(() => (read ??= deps.profile())));
+    const steps = deps.steps(() => (read ??= deps.profile()));
+    // An attempt after a crash between a draft and its review (a lost worker, a failed review pair)
+    // reviews the draft it finds instead of writing another: no model call and no draft spent twice,
+    // as when the review was its own activity and only it was retried. Asked once, only when the
+    // attempt started at pending_cover (a job goes there from tailoring with no draft).
+    let startedAt: string | undefined;
+    let asked = false;
+    const draftUnlessUnreviewed = async (i: { jobKey: string }): Promise<{ attempt: number }> => {
+      if (!asked && startedAt === 'pending_cover') {
+        asked = true;
+        const job = await deps.readJob(i.jobKey);
+        if (job && job.stage === 'pending_cover' && job.coverAttempts > 0 && job.coverLetter !== null && job.coverReview === null) return { attempt: job.coverAttempts };
+      }
+      return steps.writeCoverLetter(i);
+    };
+    const { stage, score } = await prepareInOrder(jobKey, stages, {
+      ...steps,
+      scoreJob: async (i) => {
+        const scored = await steps.scoreJob(i);
+        startedAt = scored.stage;
+        return scored;
+      },
+      writeCoverLetter: draftUnlessUnreviewed,
+    });
     // The job's stage is committed: the batch may count it and fill the lane now. Best effort, as
     // the workflow's own signal is (the batch polls a silent job); a retry signals again, which the
     // batch reads as the same report.

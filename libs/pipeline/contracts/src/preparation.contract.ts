@@ -43,8 +43,7 @@ export const PREP_EXTRACTIVE_PATCH = 'prep-extractive-one-activity-v1';
 /**
  * Marks preparation histories whose job, with a model provider and more than one stage, ran its
  * stages in one prepareJobStages activity behind one spend preflight (each model call still reserves
- * its worst case before it leaves); a failure other than a final one or the ceiling goes on stage by
- * stage. Histories recorded before it replay stage by stage.
+ * its worst case before it leaves). Histories recorded before it replay stage by stage.
  */
 export const PREP_MODEL_ONE_ACTIVITY_PATCH = 'prep-model-one-activity-v1';
 
@@ -140,8 +139,8 @@ export interface StagedPreparationActivities {
    * from the first model call to the last instead of being given back and taken again between stages
    * (a workflow task, a spend preflight and an activity dispatch each). A spend ceiling refusal fails
    * it with spend_ceiling_reached (the workflow pauses, then calls it again: it resumes from the stage
-   * the job reached). One attempt: any other failure sends the workflow on stage by stage, with each
-   * stage's own retry policy. `notify` as prepareJobExtractive's.
+   * the job reached). A retry resumes there too; a draft a lost attempt left unreviewed is reviewed,
+   * not rewritten. `notify` as prepareJobExtractive's.
    */
   prepareJobStages(input: {
     jobKey: string;

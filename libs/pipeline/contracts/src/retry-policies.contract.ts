@@ -31,9 +31,9 @@ export const RETRY_POLICIES = {
   // No model: its failures are local (SQLite, a lost worker, an incomplete review pair); a retry
   // resumes from the stage the job reached.
   prepareJobExtractive: { maximumAttempts: 5, initialInterval: '1 second', nonRetryableErrorTypes: PREPARATION_FINAL },
-  // One attempt: a failure (other than a final one) goes on stage by stage, each stage with its own
-  // policy above and a retry resuming from the stage reached, so no stage gets fewer attempts than before.
-  prepareJobStages: { maximumAttempts: 1, initialInterval: '2 seconds', nonRetryableErrorTypes: PREPARATION_FINAL },
+  // A job's stages in one activity: a retry resumes from the stage the job reached (a draft left
+  // unreviewed is reviewed, not rewritten), so the attempts are shared by its stages: more of them.
+  prepareJobStages: { maximumAttempts: 8, ...MODEL_BACKOFF },
   setPreparationStatus: { maximumAttempts: 10, initialInterval: '1 second' },
   preparationBatchControl: { maximumAttempts: 10, initialInterval: '1 second' },
   recordWorkflowLifecycle: { maximumAttempts: 10, initialInterval: '1 second' },

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, CancellationScope, getExternalWorkflowHandle, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
+import { CancellationScope, getExternalWorkflowHandle, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type {
   CompensationActivities,
   CoverLetterActivities,
@@ -20,7 +20,6 @@ import {
   PREP_STAGED_PATCH,
   PREPARATION_DONE_SIGNAL,
   prepareInOrder,
-  retryPolicy,
 } from '@jobctrl/pipeline/contracts';
 import { listenForBudgetChanges, spendful } from './spend.helpers';
 
@@ -40,9 +39,6 @@ const reviewer = proxyActivities<Pick<CoverLetterActivities, 'reviewCoverLetter'
 const extractive = proxyActivities<ExtractivePreparationActivities>(activityOptions('prepareJobExtractive'));
 
 const wholeJob = proxyActivities<StagedPreparationActivities>(activityOptions('prepareJobStages'));
-
-/** Failures that stage by stage would end the same way (the stage activities share these final types). */
-const FINAL_TYPES = new Set(retryPolicy('prepareJobStages').nonRetryableErrorTypes ?? []);
 
 const compensation = proxyActivities<Pick<CompensationActivities, 'classifyJobCompensation'>>(activityOptions('classifyJobCompensation'));
 
@@ -129,8 +125,7 @@ function stagesOf(input: JobPreparationInput): PreparationStage[] {
  * workflow task, a preflight and an activity dispatch between stages (at 50 ms per model call those
  * took longer than the calls: bench:prepare). The ceiling holds as before: each model call reserves
  * before it leaves, a refusal pauses the job visibly (spendful) and the activity resumes from the
- * stage reached. A failure other than a final one goes on stage by stage from where the job stands,
- * with each stage's own retry policy, so no stage gets fewer attempts than before. A single stage
+ * stage reached, as a retry does. A single stage
  * (discovery's score-only starts) stays one scoreJob activity, as its histories always were.
  */
 async function prepareSpendful(
@@ -141,12 +136,8 @@ async function prepareSpendful(
   const stages = stagesOf(input);
   if (stages.length > 1 && modelOneActivity()) {
     listenForBudgetChanges();
-    try {
-      const r = await spendful(input.jobKey, input.spendRecheckSeconds ?? 60, () => wholeJob.prepareJobStages({ jobKey: input.jobKey, stages, ...(notify ? { notify } : {}) }));
-      return { jobKey: input.jobKey, stage: r.stage, score: r.score, notified: r.notified };
-    } catch (err) {
-      if (isCancellation(err) || (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && FINAL_TYPES.has(err.cause.type ?? ''))) throw err;
-    }
+    const r = await spendful(input.jobKey, input.spendRecheckSeconds ?? 60, () => wholeJob.prepareJobStages({ jobKey: input.jobKey, stages, ...(notify ? { notify } : {}) }));
+    return { jobKey: input.jobKey, stage: r.stage, score: r.score, notified: r.notified };
   }
   return { ...(await prepareStages(input)), notified: false };
 }
