@@ -67,3 +67,5 @@ export const { startDevServer, freePort } = devServer;
 
 /** Env var through which integration tests receive the dev server address (see jest-global-setup.js). */
 export const TEST_TEMPORAL_ADDRESS_ENV = 'JOBCTRL_TEST_TEMPORAL_ADDRESS';
+
+export * from './prep-executions';
