@@ -1,7 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { temporal } from '@temporalio/proto';
 import { CancelledFailure } from '@temporalio/common';
 import { WorkflowFailedError } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -14,9 +13,9 @@ import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker } from './create-worker';
 import { setupBoardWorld, worldWorker } from './test-support/board-world.fixture';
 import { createProbeActivities } from './test-support/probe.activities';
-import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal, type WorkerProcess } from './test-support/temporal.harness';
-import { waitFor } from '@jobctrl/tools/processes';
-import { SIMULATOR_HOST_POLICY, SIMULATOR_CONFIG_KEYS } from './test-support/simulator-host-policy';
+import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
+import { SIMULATOR_HOST_POLICY } from './test-support/simulator-host-policy';
+import { activityRuns, killWorker, pollingIdentity, seedEnrichedJob, until, within, writeWorkerAppConfig, type HistoryEvent } from './test-support/worker-app.harness';
 
 const address = testTemporalAddress();
 
@@ -25,62 +24,8 @@ Runtime.install({ logger: new DefaultLogger('ERROR') });
 // The probe workflows and the real ones, bundled once for the suite.
 const suite = useSuiteTemporal(path.join(__dirname, 'test-support', 'test.workflows.ts'));
 
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-
 async function historyOf(workflowId: string): Promise<HistoryEvent[]> {
   return (await suite.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-}
-
-function eventMs(e: HistoryEvent): number {
-  return Number(String(e.eventTime?.seconds ?? 0)) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
-}
-
-/**
- * Per activity type: its scheduled event and the started event of the attempt that closed it. The
- * server writes a retried activity's started event once, for its last attempt, so `attempt` there
- * counts every attempt that ran.
- */
-function activityRuns(events: HistoryEvent[], activityType: string) {
-  return events
-    .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType)
-    .map((scheduled) => {
-      const started = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId));
-      const closed = events.find((e) => {
-        const a = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes ?? e.activityTaskCanceledEventAttributes;
-        return String(a?.scheduledEventId) === String(scheduled.eventId);
-      });
-      return {
-        heartbeatTimeoutS: Number(String(scheduled.activityTaskScheduledEventAttributes?.heartbeatTimeout?.seconds ?? 0)),
-        scheduledAt: eventMs(scheduled),
-        attempt: started?.activityTaskStartedEventAttributes?.attempt ?? 0,
-        identity: started?.activityTaskStartedEventAttributes?.identity ?? null,
-        startedAt: started ? eventMs(started) : NaN,
-        closedAt: closed ? eventMs(closed) : NaN,
-        cancelRequestedAt: eventMs(events.find((e) => String(e.activityTaskCancelRequestedEventAttributes?.scheduledEventId) === String(scheduled.eventId)) ?? {}),
-        outcome: closed?.activityTaskCompletedEventAttributes
-          ? 'completed'
-          : closed?.activityTaskCanceledEventAttributes
-            ? 'cancelled'
-            : closed?.activityTaskTimedOutEventAttributes
-              ? 'timed out'
-              : closed
-                ? 'failed'
-                : 'open',
-      };
-    });
-}
-
-/** Until `probe` returns a truthy value; a worker's growing log counts as progress and extends the wait. */
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, idleTimeoutMs: number, log?: () => string): Promise<T> {
-  return waitFor(
-    async () => {
-      const value = await probe();
-      return value ? { done: value as T } : { progress: log?.().length ?? null };
-    },
-    { what, idleTimeoutMs, intervalMs: 100 },
-  ).catch((err: Error) => {
-    throw new Error(`${err.message}${log ? `\n${log()}` : ''}`);
-  });
 }
 
 /** A Lever board whose first answer is 429 with Retry-After: 45, and a worker on the real workflows. */
@@ -188,52 +133,25 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
     const llm = await startLlmSimulator({ respond: () => ({ score: 20, rationale: 'Partial fit.', matched: [], missing: [] }) });
     // The first model call never answers while its worker lives: the score stays held by that worker.
     llm.enqueue({ hangMs: 600_000 });
-    const configPath = path.join(world.dir, 'config.json');
-    fs.writeFileSync(
-      configPath,
-      JSON.stringify({
-        app_dir: '.',
-        database_path: world.databasePath,
-        worker_activity_slots: 2,
-        temporal_task_queue: world.taskQueue,
-        worker_heartbeat_interval_seconds: 1,
-        llm: { provider: 'openai', model: 'sim', base_url: llm.url, timeout_seconds: 600 },
-        ...SIMULATOR_CONFIG_KEYS,
-      }),
-    );
+    const configPath = writeWorkerAppConfig(world, llm.url);
     await new ProfileRepository(world.uow).put(sampleProfile());
     const idempotencyKey = `kill-${world.taskQueue}`;
-    await world.jobs.recordObservations('r1', 'test', [
-      {
-        jobKey: 'j1', idempotencyKey, contentKey: null, canonicalUrl: null, sourceId: 'src', sourceKind: 'greenhouse', externalId: '1',
-        title: 'Backend Engineer', company: 'Globex', location: null, remote: true, url: 'https://jobs.test/1', applyUrl: null,
-        descriptionHtml: null, descriptionText: 'TypeScript, Kafka and PostgreSQL.', postedAt: null, salaryText: null, employmentType: null, tags: [],
-      },
-    ]);
-    await world.jobs.recordEnrichment('j1', { status: 'enriched' });
+    await seedEnrichedJob(world, 'j1', idempotencyKey);
 
-    const polling = (w: WorkerProcess) => /worker (\S+) polling task queue/.exec(w.log())?.[1];
     let worker = spawnWorkerApp(configPath, address);
     try {
       const workflowId = prepWorkflowId(idempotencyKey);
       const handle = await suite.client.workflow.start(PREPARATION_WORKFLOW_TYPE, { taskQueue: world.taskQueue, workflowId, args: [{ jobKey: 'j1', idempotencyKey, mode: 'score' }] });
       await until('the first worker to call the model', () => llm.requests.length >= 1, 90_000, () => worker.log());
       const killed = worker;
-      const killedIdentity = polling(killed);
-      killed.child.kill('SIGKILL');
-      await new Promise((r) => killed.child.once('exit', r));
+      const killedIdentity = pollingIdentity(killed);
+      await killWorker(killed);
 
       worker = spawnWorkerApp(configPath, address);
-      const identity = await until('the new worker to poll', () => polling(worker), 90_000, () => worker.log());
+      const identity = await until('the new worker to poll', () => pollingIdentity(worker), 90_000, () => worker.log());
       const pollingAt = Date.now();
       // Generous, and far below the old recovery (the score's 3-minute start-to-close timeout).
-      let deadline: NodeJS.Timeout | undefined;
-      const result = await Promise.race([
-        handle.result() as Promise<JobPreparationResult>,
-        new Promise<never>((_, reject) => {
-          deadline = setTimeout(() => reject(new Error(`the held score was not retried in time\n${worker.log()}`)), 60_000);
-        }),
-      ]).finally(() => clearTimeout(deadline));
+      const result = await within(60_000, 'the held score retried', handle.result() as Promise<JobPreparationResult>, () => worker);
       expect(result).toMatchObject({ jobKey: 'j1', stage: 'scored', score: 20 });
 
       const [score] = activityRuns(await historyOf(workflowId), 'scoreJob');

@@ -1,0 +1,198 @@
+import * as fs from 'node:fs';
+import * as sqlite3 from 'sqlite3';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import type { JobPreparationResult } from '@jobctrl/pipeline/contracts';
+import { PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { classifyWorkerReadiness, parseHeartbeatRow, WorkerHeartbeatRepository } from '@jobctrl/operations';
+import { startLlmSimulator, type RecordedLlmRequest } from '@jobctrl/shared/llm/testing';
+import { ProfileRepository } from '@jobctrl/shared/profile';
+import { sampleProfile } from '@jobctrl/shared/profile/testing';
+import { duplicatePreparations, prepExecutions } from '@jobctrl/tools/temporal';
+import { setupBoardWorld, type BoardWorld } from './test-support/board-world.fixture';
+import { createPipelineResponder } from './test-support/llm-responder';
+import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
+import { activityRuns, killWorker, pollingIdentity, seedEnrichedJob, until, within, writeWorkerAppConfig } from './test-support/worker-app.harness';
+
+// Issue #15's fault suite (`npm run faults`) kills the worker mid-review pair and during a heartbeat
+// write against a whole stack; these are the same two faults at the size of `npm test`: one job, the
+// real worker app in a child process (kill -9), a new one polling, the real dev server and SQLite.
+
+const address = testTemporalAddress();
+
+Runtime.install({ logger: new DefaultLogger('ERROR') });
+
+const suite = useSuiteTemporal();
+
+const REVIEW_SCHEMAS = ['factual_review', 'quality_review'];
+
+function schemaOf(r: RecordedLlmRequest): string {
+  const format = r.body?.['response_format'] as { json_schema?: { name?: string } } | undefined;
+  return format?.json_schema?.name ?? '';
+}
+
+function callsBySchema(requests: RecordedLlmRequest[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of requests) out[schemaOf(r)] = (out[schemaOf(r)] ?? 0) + 1;
+  return out;
+}
+
+/** 0 jobs lost, 0 duplicate preparations: counted as the fault suite counts them (Temporal visibility). */
+async function expectOnePreparation(world: BoardWorld, jobKey: string, idempotencyKey: string, mode: 'score' | 'full'): Promise<void> {
+  expect(await world.jobs.get(jobKey)).toBeTruthy();
+  const executions = (await prepExecutions(suite.client)).filter((e) => e.workflowId === prepWorkflowId(idempotencyKey));
+  expect(executions).toEqual([expect.objectContaining({ status: 'COMPLETED', mode })]);
+  expect(duplicatePreparations(executions, new Set([idempotencyKey]))).toMatchObject({ duplicates: 0, failedRetried: 0 });
+}
+
+function sqlAll<T>(db: sqlite3.Database, sql: string): Promise<T[]> {
+  return new Promise((resolve, reject) => db.all(sql, (err, rows) => (err ? reject(err) : resolve(rows as T[]))));
+}
+
+function sqlExec(db: sqlite3.Database, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => db.exec(sql, (err) => (err ? reject(err) : resolve())));
+}
+
+describe('kill -9 of the worker app, then a new worker (issue #15 fault cases at npm test size)', () => {
+  it('mid-review pair: both review calls held by the model server when the worker dies; after the restart the pair completes once, one accepted review, one recorded call per review step', async () => {
+    const world = await setupBoardWorld(1, { families: [{ kind: 'greenhouse', token: 'acme' }] });
+    // The model server holds every review answer while the first worker lives: the kill lands with
+    // both halves of the pair in flight (the reviews only come back when the client is gone).
+    let holdReviews = true;
+    const llm = await startLlmSimulator({
+      respond: createPipelineResponder(),
+      latencyMs: (req) => (holdReviews && REVIEW_SCHEMAS.includes(req.schemaName) ? 600_000 : 0),
+    });
+    const configPath = writeWorkerAppConfig(world, llm.url);
+    await new ProfileRepository(world.uow).put(sampleProfile());
+    const idempotencyKey = `review-kill-${world.taskQueue}`;
+    await seedEnrichedJob(world, 'j1', idempotencyKey);
+    const reservations = () => world.uow.run(({ manager }) => manager.query(`SELECT id FROM llm_spend_reservations ORDER BY id`) as Promise<Array<{ id: string }>>);
+
+    let worker = spawnWorkerApp(configPath, address);
+    try {
+      const workflowId = prepWorkflowId(idempotencyKey);
+      const handle = await suite.client.workflow.start(PREPARATION_WORKFLOW_TYPE, { taskQueue: world.taskQueue, workflowId, args: [{ jobKey: 'j1', idempotencyKey, mode: 'full' }] });
+      await until('both reviews of the pair to be held by the model server', () => llm.inFlight === 2 && REVIEW_SCHEMAS.every((s) => callsBySchema(llm.requests)[s] === 1), 90_000, () => worker.log());
+      // Each held review was admitted by the spend gate: one reservation per review step.
+      const heldReservations = await reservations();
+      expect(heldReservations).toHaveLength(2);
+      const killed = worker;
+      const killedIdentity = pollingIdentity(killed);
+      await killWorker(killed);
+      holdReviews = false;
+
+      worker = spawnWorkerApp(configPath, address);
+      const identity = await until('the new worker to poll', () => pollingIdentity(worker), 90_000, () => worker.log());
+      const result = await within(90_000, 'the review pair after the restart', handle.result() as Promise<JobPreparationResult>, () => worker);
+      expect(result).toMatchObject({ jobKey: 'j1', stage: 'prepared' });
+
+      // The pair ran to completion once, on the new worker. Which activity carries it depends on the
+      // workflow's path (prepareJobStages for a model provider, or reviewCoverLetter stage by stage):
+      // exactly one run completed, on the new worker; at most one other ended (the killed attempt,
+      // timed out, or on the stage-by-stage path the whole-job activity that gave way to it).
+      const events = (await suite.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+      const runs = ['prepareJobStages', 'reviewCoverLetter'].flatMap((type) => activityRuns(events, type).map((r) => ({ type, ...r })));
+      expect(runs.filter((r) => r.outcome === 'completed')).toEqual([expect.objectContaining({ identity })]);
+      expect(runs.filter((r) => r.outcome !== 'completed').length).toBeLessThanOrEqual(1);
+      expect(runs.every((r) => r.outcome === 'completed' || r.outcome === 'timed out' || r.outcome === 'failed')).toBe(true);
+      expect(identity).not.toBe(killedIdentity);
+      const job = await world.jobs.get('j1');
+      expect(job).toMatchObject({ stage: 'prepared', coverAttempts: 1 });
+      expect(job?.coverReview).toMatchObject({ accepted: true });
+      // The model saw each review step twice (the held call and its retry), everything else once.
+      expect(callsBySchema(llm.requests)).toEqual({ job_fit_score: 1, tailored_resume: 1, cover_letter: 1, factual_review: 2, quality_review: 2 });
+
+      // No double spend: one recorded call per review step (the killed attempts never got an answer).
+      const spend = await world.uow.run(({ manager }) => manager.query(`SELECT lane, outcome, COUNT(*) AS n FROM llm_spend GROUP BY lane, outcome ORDER BY lane`) as Promise<Array<{ lane: string; outcome: string; n: number }>>);
+      expect(spend).toEqual([
+        { lane: 'cover', outcome: 'ok', n: 1 },
+        { lane: 'review', outcome: 'ok', n: 2 },
+        { lane: 'score', outcome: 'ok', n: 1 },
+        { lane: 'tailor', outcome: 'ok', n: 1 },
+      ]);
+      // Every reservation the new worker took was released. The killed worker's two cannot be: they
+      // stay until their TTL (RESERVATION_TTL_MS) and hold nothing of the new worker's.
+      expect(await reservations()).toEqual(heldReservations);
+
+      await expectOnePreparation(world, 'j1', idempotencyKey, 'full');
+    } finally {
+      await worker.stop();
+      await llm.close();
+      await world.sim.stop();
+      fs.rmSync(world.dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+
+  it('during a heartbeat write: the row stays schema-valid, the killed worker reads stale, the new one ready; the job being scored is scored once', async () => {
+    const world = await setupBoardWorld(1, { families: [{ kind: 'greenhouse', token: 'acme' }] });
+    // The score answer is held while the first worker lives, so a preparation is in flight too.
+    let holdScore = true;
+    const llm = await startLlmSimulator({ respond: createPipelineResponder({ score: 20 }), latencyMs: () => (holdScore ? 600_000 : 0) });
+    const staleMs = 3_000;
+    const configPath = writeWorkerAppConfig(world, llm.url, { worker_heartbeat_stale_seconds: staleMs / 1000 });
+    await new ProfileRepository(world.uow).put(sampleProfile());
+    const idempotencyKey = `hb-kill-${world.taskQueue}`;
+    await seedEnrichedJob(world, 'j1', idempotencyKey);
+    const heartbeats = new WorkerHeartbeatRepository(world.uow);
+    // What health and the readiness guard say about this database (the API's rules, its stale window).
+    const readiness = async () =>
+      classifyWorkerReadiness((await heartbeats.listForDatabase(world.databasePath)) as never, { databasePath: world.databasePath, appDir: world.dir, now: Date.now(), staleMs });
+
+    let worker = spawnWorkerApp(configPath, address);
+    const locker = new sqlite3.Database(world.databasePath);
+    let locked = false;
+    try {
+      const first = worker;
+      await until('the first worker to be ready', async () => (await readiness()).newest?.pid === first.child.pid, 90_000, () => first.log());
+      const handle = await suite.client.workflow.start(PREPARATION_WORKFLOW_TYPE, { taskQueue: world.taskQueue, workflowId: prepWorkflowId(idempotencyKey), args: [{ jobKey: 'j1', idempotencyKey, mode: 'score' }] });
+      await until('the first worker to call the model', () => llm.requests.length >= 1, 90_000, () => first.log());
+
+      // Another connection takes the write lock: the worker's next heartbeat (every second) waits
+      // inside its write transaction. Once the row is 2.5 intervals old, a write is due and stuck there.
+      await sqlExec(locker, 'BEGIN IMMEDIATE');
+      locked = true;
+      const before = (await heartbeats.listForDatabase(world.databasePath)).find((r) => r.pid === first.child.pid);
+      await until('a heartbeat write of the first worker to wait on the lock', () => before && Date.now() - before.recordedAt > 2_500, 30_000);
+      await killWorker(first);
+      holdScore = false;
+      await sqlExec(locker, 'COMMIT');
+      locked = false;
+
+      // Never half-written: the database is intact and every heartbeat row parses.
+      expect(await sqlAll<{ integrity_check: string }>(locker, 'PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+      const rows = await sqlAll<Record<string, unknown>>(locker, 'SELECT * FROM worker_heartbeats');
+      expect(rows.length).toBeGreaterThan(0);
+      const parsed = (await heartbeats.listForDatabase(world.databasePath)).map((r) => parseHeartbeatRow(r as never));
+      expect(parsed.every((hb) => hb !== null)).toBe(true);
+
+      // The killed worker's heartbeat goes stale, and readiness says so.
+      const stale = await until('the killed worker to read stale', async () => {
+        const r = await readiness();
+        return r.status === 'stale' && r;
+      }, 30_000);
+      expect(stale).toMatchObject({ freshWorkers: 0, newest: { pid: first.child.pid } });
+      expect(stale.reason).toMatch(/stale after 3 s/);
+
+      // A new worker's heartbeat makes it ready again.
+      worker = spawnWorkerApp(configPath, address);
+      const second = worker;
+      const ready = await until('the new worker to be ready', async () => {
+        const r = await readiness();
+        return r.status === 'ready' && r.newest?.pid === second.child.pid && r;
+      }, 90_000, () => second.log());
+      expect(ready.freshWorkers).toBe(1);
+
+      // And the job that was being scored is not lost or prepared twice.
+      const result = await within(90_000, 'the held score after the restart', handle.result() as Promise<JobPreparationResult>, () => worker);
+      expect(result).toMatchObject({ jobKey: 'j1', stage: 'scored', score: 20 });
+      await expectOnePreparation(world, 'j1', idempotencyKey, 'score');
+    } finally {
+      if (locked) await sqlExec(locker, 'ROLLBACK').catch(() => undefined);
+      await new Promise((r) => locker.close(r));
+      await worker.stop();
+      await llm.close();
+      await world.sim.stop();
+      fs.rmSync(world.dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
