@@ -4,25 +4,12 @@
 // stack (stack/supervision e2e, the worker's secrets e2e, the web e2e, the fault suite), so a new
 // setting the stack needs in tests (e.g. allowed_private_hosts) is added once.
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type GroupProcess, pidAlive, processTree, spawnGroup, waitFor } from '@jobctrl/tools/processes';
+import { freePort } from '@jobctrl/tools/temporal';
 
 export const root = path.resolve(__dirname, '..', '..', '..', '..');
-
-// Not @jobctrl/tools/temporal's freePort: start.js loads that tool lazily (before ts-node exists), and
-// the boundary rule forbids a static import of a lazily loaded project from the same project.
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The settings of a test stack: small and fast (2 slots, a heartbeat a second), no host spacing, and
