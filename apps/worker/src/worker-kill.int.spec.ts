@@ -121,7 +121,7 @@ describe('kill -9 of the worker app, then a new worker (issue #15 fault cases at
       await world.sim.stop();
       fs.rmSync(world.dir, { recursive: true, force: true });
     }
-  }, 240_000);
+  }, 180_000);
 
   it('during a heartbeat write: the row stays schema-valid, the killed worker reads stale, the new one ready; the job being scored is scored once', async () => {
     const world = await setupBoardWorld(1, { families: [{ kind: 'greenhouse', token: 'acme' }] });
@@ -194,5 +194,5 @@ describe('kill -9 of the worker app, then a new worker (issue #15 fault cases at
       await world.sim.stop();
       fs.rmSync(world.dir, { recursive: true, force: true });
     }
-  }, 240_000);
+  }, 180_000);
 });
