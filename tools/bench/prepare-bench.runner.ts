@@ -313,6 +313,39 @@ export async function startBenchWorker(o: {
   return runWorker('worker', jw);
 }
 
+/** CPU time (user + system, its waited-for children included) of another process, from /proc; undefined where there is none. */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [utime, stime, cutime, cstime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).map(Number);
+    return ((utime + stime + cutime + cstime) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Counts the SQLite units of work (each a connection opened, used and closed) that go through this
+ * factory, and the time they took (their await, so queueing on libuv's threads and the writer turn
+ * included); from `start()` on. The worker, its activities and the review leaves all use it.
+ */
+function countUnits(uow: UnitOfWorkFactory): { start(): void; read(): { units: number; ms: number } } {
+  const run = uow.run.bind(uow);
+  let on = false;
+  let units = 0;
+  let ms = 0;
+  uow.run = <T>(fn: Parameters<UnitOfWorkFactory['run']>[0]): Promise<T> => {
+    if (!on) return run(fn) as Promise<T>;
+    units += 1;
+    const t = performance.now();
+    return (run(fn) as Promise<T>).finally(() => (ms += performance.now() - t));
+  };
+  return { start: () => (on = true), read: () => ({ units, ms }) };
+}
+
+const perJob = (x: number, jobs: number) => Math.round((x / jobs) * 10) / 10;
+
 export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<string, unknown>> {
   const benchStart = Date.now();
   const loadStart = os.loadavg()[0];
@@ -348,10 +381,15 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
 
   // Only the batch is measured: from the start call to the pipeline workflow's result.
   sim.resetStats();
+  const units = countUnits(db.uow);
+  units.start();
+  const cpu0 = process.cpuUsage();
+  const serverCpu0 = processCpuMs(server.pid);
   const input: JobPipelineInput = { runId, stages: ['score', 'tailor', 'cover'], scope: 'run', internalConcurrency: o.concurrency };
   const workflowId = pipelineWorkflowId(runId);
   log(`${PIPELINE_WORKFLOW_TYPE} ${workflowId} on ${taskQueue}`);
   const t0 = Date.now();
+  const hr0 = process.hrtime.bigint();
   const handle = await client.workflow.start(PIPELINE_WORKFLOW_TYPE, { taskQueue, workflowId, args: [input] });
   const finished = await awaitWorkflowResult<JobPipelineResult>(handle, {
     t0,
@@ -360,6 +398,10 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
     status: async () => `stages ${JSON.stringify(await stageCounts(db.uow))}, ${sim.requests.length} model calls, ${sim.inFlight} in flight`,
   });
   const wallMs = finished.at - t0;
+  if (process.env['PREPARE_BENCH_HRTIME']) log(`hrtime window us ${hr0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
+  const cpu = process.cpuUsage(cpu0);
+  const serverCpu1 = processCpuMs(server.pid);
+  const sqlite = units.read();
   const modelCalls = sim.requests.length;
   const peak = sim.maxConcurrent;
 
@@ -383,6 +425,27 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
   log(`  remote slots busy ${Math.round(slots.slot_utilisation * 100)}% of S × wall (stages alone ${Math.round(slots.stage_slot_utilisation * 100)}%)`);
 
   const idealMs = (modelCalls * o.latencyMs) / o.slots;
+  // What one job cost besides its model calls (less load-sensitive than wall time: CPU, not waiting).
+  const workerCpuMs = (cpu.user + cpu.system) / 1000;
+  const serverCpuMs = serverCpu0 !== undefined && serverCpu1 !== undefined ? serverCpu1 - serverCpu0 : undefined;
+  const batchHistory = await handle.fetchHistory();
+  const batchTasks = (batchHistory.events ?? []).filter((e) => e.workflowTaskCompletedEventAttributes).length;
+  const per_job = {
+    /** This process: the worker (its JavaScript, Temporal core threads, SQLite) and the bench. */
+    worker_cpu_ms: perJob(workerCpuMs, o.jobs),
+    /** The Temporal dev server's (another process, from /proc). */
+    ...(serverCpuMs !== undefined ? { server_cpu_ms: perJob(serverCpuMs, o.jobs), cpu_ms: perJob(workerCpuMs + serverCpuMs, o.jobs) } : {}),
+    /** SQLite units of work (connection opened, used, closed) and their summed await. */
+    sqlite_units: perJob(sqlite.units, o.jobs),
+    sqlite_unit_ms: perJob(sqlite.ms, o.jobs),
+    /** Workflow tasks: the job's own prep-{key} workflow plus its share of the batch coordinator's. */
+    workflow_tasks: Math.round((slots.prep_workflows.mean_workflow_tasks + batchTasks / o.jobs) * 10) / 10,
+    /** Remote activities (each a dispatch through the server and a slot) and local ones (the spend preflight). */
+    remote_activities: perJob(Object.values(slots.activities).reduce((n, a) => n + a.count, 0), o.jobs),
+    local_activities: slots.prep_workflows.mean_local_activities,
+    model_calls: perJob(modelCalls, o.jobs),
+  };
+  log(`per job: ${JSON.stringify(per_job)}`);
   const spend = await new SpendLedgerRepository(db.uow).summary(spendDay());
   return {
     bench: 'prepare',
@@ -405,6 +468,7 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
     batch: batch ?? null,
     outputs: made,
     ...slots,
+    per_job,
     spend_usd: Math.round(spend.totalUsd * 1e6) / 1e6,
     ...(o.keepDb ? { database: db.databasePath } : {}),
     temporal_cli: server.version,

@@ -8,7 +8,7 @@ import { PreparationRepository } from '@jobctrl/shared/jobs';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { awaitWorkflowResult, log, runCommand, secs, sleep, startTemporal } from './bench-support';
-import { freshDb, seedJobs, slotReport, stageCounts, startBenchWorker } from './prepare-bench.runner';
+import { freshDb, processCpuMs, seedJobs, slotReport, stageCounts, startBenchWorker } from './prepare-bench.runner';
 
 /**
  * `npm run bench:rescore` (flags: rescore.bench.ts): what a profile update costs with the extractive
@@ -163,18 +163,6 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
     loadavg_end: Math.round(os.loadavg()[0] * 100) / 100,
     bench_wall_ms: Date.now() - benchStart,
   };
-}
-
-/** CPU time (user + system, its waited-for children included) of another process, from /proc; undefined where there is none. */
-function processCpuMs(pid: number | undefined): number | undefined {
-  if (!pid) return undefined;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const [utime, stime, cutime, cstime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).map(Number);
-    return ((utime + stime + cutime + cstime) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return undefined;
-  }
 }
 
 /**
