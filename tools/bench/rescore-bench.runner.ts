@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { JobPipelineInput, JobPipelineResult } from '@jobctrl/pipeline/contracts';
