@@ -2,7 +2,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { createLlmClient } from './llm-client.factory';
 import { isLlmError, toActivityFailure } from './llm.errors';
 import type { Effort, LlmClient, ModelProviderName, PriceTable } from './llm.types';
-import { withSpendGate, SpendCeilingReachedError, type SpendGateCaller } from './spend-gate';
+import { recordUsage, withSpendGate, SpendCeilingReachedError, type HeldReservation, type SpendGateCaller } from './spend-gate';
 import type { SpendLedgerRepository } from './spend-ledger.repository';
 
 export interface LlmRuntimeOptions {
@@ -43,16 +43,20 @@ export class LlmRuntime {
   clientFor(context: { jobKey?: string } & SpendGateCaller): LlmClient | null {
     const o = this.options;
     if (o.provider === 'extractive') return null;
-    const inner = createLlmClient({
-      provider: o.provider,
-      model: o.model ?? '',
-      ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
-      ...(o.apiKey ? { apiKey: o.apiKey } : {}),
-      prices: o.prices,
-      timeoutMs: o.timeoutMs,
-      ...(o.effort ? { defaultEffort: o.effort } : {}),
-      onUsage: (usage) => o.ledger.record(usage, { jobKey: context.jobKey }),
-    });
+    const provider = o.provider;
+    // A client per call (cheap: no connection of its own), so its usage sink knows that call's
+    // reservation and releases it with the call's last record: one writer transaction, not two.
+    const inner = (held: HeldReservation) =>
+      createLlmClient({
+        provider,
+        model: o.model ?? '',
+        ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+        ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+        prices: o.prices,
+        timeoutMs: o.timeoutMs,
+        ...(o.effort ? { defaultEffort: o.effort } : {}),
+        onUsage: (usage) => recordUsage(o.ledger, usage, { jobKey: context.jobKey }, held),
+      });
     return withSpendGate(inner, o.ledger, o.ceilingUsd, { signal: context.signal, onWait: context.onWait });
   }
 }

@@ -1,5 +1,5 @@
 import { LlmError } from './llm.errors';
-import type { LlmClient, StructuredRequest, StructuredResult } from './llm.types';
+import type { LlmClient, LlmUsage, StructuredRequest, StructuredResult } from './llm.types';
 import type { SpendLedgerRepository } from './spend-ledger.repository';
 
 /** Raised before a model call when today's spend has reached the daily ceiling. */
@@ -40,22 +40,48 @@ export function activityCaller(activity: { cancellationSignal: AbortSignal; hear
  * once the call settles; by then the client has charged every attempt that reached the server
  * (unanswered ones at their worst case), so releasing never drops spend from the ledger.
  */
-export function withSpendGate(inner: LlmClient, ledger: SpendLedgerRepository, ceilingUsd: () => number, caller: SpendGateCaller = {}): LlmClient {
-  const label = `${inner.provider} ${inner.model}`;
+export function withSpendGate(inner: LlmClient | ((held: HeldReservation) => LlmClient), ledger: SpendLedgerRepository, ceilingUsd: () => number, caller: SpendGateCaller = {}): LlmClient {
+  const clientFor = typeof inner === 'function' ? inner : () => inner;
+  const meta = clientFor({});
+  const label = `${meta.provider} ${meta.model}`;
   return {
-    provider: inner.provider,
-    model: inner.model,
-    estimateCostUsd: (request) => inner.estimateCostUsd(request),
+    provider: meta.provider,
+    model: meta.model,
+    estimateCostUsd: (request) => meta.estimateCostUsd(request),
     async generate<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
       const signal = eitherSignal(request.signal, caller.signal);
-      const reservation = await admit(ledger, ceilingUsd, 2 * inner.estimateCostUsd(request), label, signal, caller.onWait);
+      const held: HeldReservation = { id: await admit(ledger, ceilingUsd, 2 * meta.estimateCostUsd(request), label, signal, caller.onWait) };
       try {
-        return await inner.generate(signal ? { ...request, signal } : request);
+        return await clientFor(held).generate(signal ? { ...request, signal } : request);
       } finally {
-        await ledger.release(reservation);
+        // Unless the client's usage sink already released it with the call's last record.
+        if (held.id) await ledger.release(held.id);
       }
     },
   };
+}
+
+/**
+ * One call's reservation, shared by the gate and the client it built for that call: a usage sink
+ * that releases it with the call's last record (recordUsage) clears `id`, and the gate then has
+ * nothing left to release.
+ */
+export interface HeldReservation {
+  id?: string;
+}
+
+/**
+ * The usage sink of a gated client: every attempt is recorded at once, as it settles. The last one —
+ * an answer that was used (`ok`), or a failure that ends the call (`unanswered`, `http_error`): the
+ * structured call returns or throws right after recording those — also releases the call's
+ * reservation in the same transaction. Only `invalid_output` may be followed by a repair attempt
+ * under the same reservation, so it is recorded alone (and a final one is released by the gate).
+ */
+export async function recordUsage(ledger: SpendLedgerRepository, usage: LlmUsage, context: { jobKey?: string }, held: HeldReservation): Promise<void> {
+  const id = held.id;
+  if (!id || usage.outcome === 'invalid_output') return ledger.record(usage, context);
+  await ledger.recordAndRelease(usage, context, id);
+  held.id = undefined;
 }
 
 /** How often a call that must wait for in-flight calls asks again. */

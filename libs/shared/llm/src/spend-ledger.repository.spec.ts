@@ -110,6 +110,44 @@ describe('LlmRuntime with the spend gate (priced OpenAI-compatible server)', () 
     }
   });
 
+  it("releases a call's reservation with its last record (one writer transaction): two units of work per call, three with a repair; nothing left reserved", async () => {
+    const sim = await startLlmSimulator({ respond: () => ({ ok: true }) });
+    try {
+      const databasePath = dbs.file('settle');
+      await runMigrations({ databasePath });
+      const uow = new UnitOfWorkFactory({ databasePath, entities: [] });
+      let units = 0;
+      const run = uow.run.bind(uow);
+      uow.run = ((fn: Parameters<typeof run>[0]) => (units++, run(fn))) as typeof uow.run;
+      const l = new SpendLedgerRepository(uow);
+      const runtime = new LlmRuntime({ provider: 'openai', model: 'm', baseUrl: sim.url, prices: { m: { input_usd_per_mtok: 1, output_usd_per_mtok: 1 } }, timeoutMs: 5000, ledger: l, ceilingUsd: () => 100 });
+      const reserved = () => run(({ manager }) => manager.query(`SELECT COUNT(*) AS n FROM llm_spend_reservations`) as Promise<Array<{ n: number }>>).then((r) => Number(r[0].n));
+      const request = { lane: 'score' as const, system: 's', user: 'u', schemaName: 'x', schema: { type: 'object' }, parse: (v: unknown) => v };
+
+      await (runtime.clientFor({ jobKey: 'j' }) as LlmClient).generate(request);
+      expect(units).toBe(2); // reserve; record + release
+      expect(await reserved()).toBe(0);
+
+      // The first answer does not parse: a repair turn follows under the same reservation, so that
+      // attempt is recorded alone and the reservation goes with the second attempt's record.
+      units = 0;
+      let parses = 0;
+      const repaired = await (runtime.clientFor({ jobKey: 'j' }) as LlmClient).generate({
+        ...request,
+        parse: (v: unknown) => {
+          if (parses++ === 0) throw new Error('not yet');
+          return v;
+        },
+      });
+      expect(repaired.usage.map((u) => u.outcome)).toEqual(['invalid_output', 'ok']);
+      expect(units).toBe(3);
+      expect(await reserved()).toBe(0);
+      expect((await l.summary()).calls).toBe(3);
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('charges a server that reports no usage by estimated tokens, so the ceiling still holds', async () => {
     const sim = await startLlmSimulator({ respond: () => ({ ok: true }), usage: () => null });
     try {

@@ -51,12 +51,28 @@ export class SpendLedgerRepository {
   async record(usage: LlmUsage, context: { jobKey?: string } = {}, now = Date.now()): Promise<void> {
     // Writes take the writer turn like every other writer (see writer-reservation.ts): a plain
     // autocommit write would wait for the lock inside SQLite, on a libuv thread.
+    await this.uow.run(({ transaction }) => transaction((m) => this.insert(m, usage, context, now), 'immediate'));
+  }
+
+  /**
+   * A call's last attempt: its usage recorded and the call's reservation released in one writer
+   * transaction (one unit of work instead of two). The spend is in the ledger before the reservation
+   * that held its budget goes, as with record then release.
+   */
+  async recordAndRelease(usage: LlmUsage, context: { jobKey?: string }, reservationId: string, now = Date.now()): Promise<void> {
     await this.uow.run(({ transaction }) =>
-      transaction((m) => m.query(
-        `INSERT INTO llm_spend (day, recorded_at, lane, provider, model, effort, input_tokens, output_tokens, cost_usd, outcome, job_key)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [spendDay(now), now, usage.lane, usage.provider, usage.model, usage.effort, usage.inputTokens, usage.outputTokens, usage.costUsd, usage.outcome, context.jobKey ?? null],
-      ), 'immediate'),
+      transaction(async (m) => {
+        await this.insert(m, usage, context, now);
+        await m.query(`DELETE FROM llm_spend_reservations WHERE id = ?`, [reservationId]);
+      }, 'immediate'),
+    );
+  }
+
+  private async insert(m: { query(sql: string, params?: unknown[]): Promise<unknown> }, usage: LlmUsage, context: { jobKey?: string }, now: number): Promise<void> {
+    await m.query(
+      `INSERT INTO llm_spend (day, recorded_at, lane, provider, model, effort, input_tokens, output_tokens, cost_usd, outcome, job_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [spendDay(now), now, usage.lane, usage.provider, usage.model, usage.effort, usage.inputTokens, usage.outputTokens, usage.costUsd, usage.outcome, context.jobKey ?? null],
     );
   }
 
