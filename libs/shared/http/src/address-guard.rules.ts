@@ -103,6 +103,13 @@ const systemResolve: ResolveHost = (hostname) =>
 export class AddressGuard {
   private readonly allowed: ReadonlySet<string>;
   private readonly resolve: ResolveHost;
+  /**
+   * Lookups in flight, by host: requests to one host that arrive together share one lookup, so they
+   * leave the guard in the order they came (separate lookups finish in any order, which reordered a
+   * host's queue behind its gate) and a burst asks the resolver once. Only in-flight lookups are
+   * shared; the next request after one settles resolves afresh.
+   */
+  private readonly lookups = new Map<string, Promise<LookupAddress[]>>();
 
   constructor(options: AddressGuardOptions = {}) {
     this.allowed = new Set((options.allowedPrivateHosts ?? []).map(normalizeHost));
@@ -129,9 +136,18 @@ export class AddressGuard {
       return [{ address: host, family: literal }];
     }
     if (!allowed && METADATA_NAMES.has(host)) throw new HostRefusedError(target.href, host, host, 'metadata');
-    const addresses = await this.resolve(host);
+    const addresses = await this.lookup(host);
     if (!allowed) for (const { address } of addresses) this.refuseIfPrivate(target.href, host, address);
     return addresses;
+  }
+
+  private lookup(host: string): Promise<LookupAddress[]> {
+    let pending = this.lookups.get(host);
+    if (!pending) {
+      pending = this.resolve(host).finally(() => this.lookups.delete(host));
+      this.lookups.set(host, pending);
+    }
+    return pending;
   }
 
   /** Like `admit`, for a caller that only needs the verdict (a browser request it cannot pin). */

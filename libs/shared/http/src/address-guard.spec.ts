@@ -1,3 +1,4 @@
+import type { LookupAddress } from 'node:dns';
 import { gzipSync } from 'node:zlib';
 import { AddressGuard, refusedAddressClass } from './address-guard.rules';
 import { HostPolicyHttpClient } from './host-policy.http-client';
@@ -69,6 +70,27 @@ describe('AddressGuard', () => {
     await expect(guard.admit('http://[::1]:9000/')).resolves.toEqual([{ address: '::1', family: 6 }]);
     // Exact match only: a sub-domain of a listed host is not listed.
     await expect(guard.admit('http://evil.board.lan/')).rejects.toBeInstanceOf(HostRefusedError);
+  });
+
+  it('requests to one host arriving together share one lookup and leave the guard in arrival order; the next one resolves afresh', async () => {
+    const answers: Array<() => void> = [];
+    const resolve = jest.fn((host: string) => new Promise<LookupAddress[]>((done) => answers.push(() => done([{ address: host === 'a.example' ? '93.184.216.34' : '93.184.216.35', family: 4 }]))));
+    const guard = new AddressGuard({ resolve });
+    const order: string[] = [];
+    const admitted = ['a.example/1', 'b.example/1', 'a.example/2', 'b.example/2', 'a.example/3'].map((path) =>
+      guard.admit(`http://${path}`).then(() => order.push(path)),
+    );
+    expect(resolve).toHaveBeenCalledTimes(2);
+    // The hosts' lookups finish in the opposite order; within each host the requests stay in order.
+    answers[1]();
+    answers[0]();
+    await Promise.all(admitted);
+    expect(order.filter((p) => p.startsWith('a.'))).toEqual(['a.example/1', 'a.example/2', 'a.example/3']);
+    expect(order.filter((p) => p.startsWith('b.'))).toEqual(['b.example/1', 'b.example/2']);
+    const again = guard.admit('http://a.example/4');
+    expect(resolve).toHaveBeenCalledTimes(3);
+    answers[2]();
+    await expect(again).resolves.toEqual([{ address: '93.184.216.34', family: 4 }]);
   });
 });
 
