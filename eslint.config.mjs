@@ -65,14 +65,15 @@ export default [
     rules: { '@nx/enforce-module-boundaries': moduleBoundaries(testDepConstraints) },
   },
   {
-    // The bench measures the product worker exactly as apps/worker builds it, so it imports three files
-    // of the worker app: its factory (create-worker), its activities (buildActivities) and the
-    // pipeline's LLM responder. Apps are no libraries; these three, from the bench only, are the one
-    // named exception (a regular expression on the import, anchored so nothing else of an app matches).
+    // The bench measures the product worker exactly as apps/worker builds it, so it imports four files
+    // of the worker app: its factory (create-worker), its activities (buildActivities), the
+    // pipeline's LLM responder and the simulators' host policy (the one place loopback is allowed for
+    // them). Apps are no libraries; these four, from the bench only, are the one named exception (a
+    // regular expression on the import, anchored so nothing else of an app matches).
     files: ['tools/bench/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': moduleBoundaries(depConstraints, [
-        '^\\.\\./\\.\\./apps/worker/src/(create-worker|activities|test-support/llm-responder)$',
+        '^\\.\\./\\.\\./apps/worker/src/(create-worker|activities|test-support/llm-responder|test-support/simulator-host-policy)$',
       ]),
     },
   },
