@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { CancelledFailure } from '@temporalio/common';
@@ -11,7 +10,7 @@ import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker } from './create-worker';
-import { setupBoardWorld, worldWorker } from './test-support/board-world.fixture';
+import { disposeBoardWorld, setupBoardWorld, worldWorker } from './test-support/board-world.fixture';
 import { createProbeActivities } from './test-support/probe.activities';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
 import { SIMULATOR_HOST_POLICY } from './test-support/simulator-host-policy';
@@ -70,8 +69,7 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
       });
     } finally {
       await jw.close();
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 
@@ -95,8 +93,7 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
       for (const enrichment of activityRuns(events, 'discoveryEnrichment')) expect(enrichment.attempt).toBe(1);
     } finally {
       await jw.close();
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   }, 120_000);
 
@@ -123,8 +120,7 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
       expect(world.sim.stats().requests['/v0/postings/globex']).toBe(1);
     } finally {
       await jw.close();
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 
@@ -165,8 +161,7 @@ describe('Activity liveness: heartbeats that do not depend on progress', () => {
     } finally {
       await worker.stop();
       await llm.close();
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   }, 180_000);
 });

@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as sqlite3 from 'sqlite3';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { JobPreparationResult } from '@jobctrl/pipeline/contracts';
@@ -8,7 +7,7 @@ import { startLlmSimulator, type RecordedLlmRequest } from '@jobctrl/shared/llm/
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { duplicatePreparations, prepExecutions } from '@jobctrl/tools/temporal';
-import { setupBoardWorld, type BoardWorld } from './test-support/board-world.fixture';
+import { disposeBoardWorld, setupBoardWorld, type BoardWorld } from './test-support/board-world.fixture';
 import { createPipelineResponder } from './test-support/llm-responder';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
 import { activityRuns, killWorker, pollingIdentity, seedEnrichedJob, until, within, writeWorkerAppConfig } from './test-support/worker-app.harness';
@@ -118,8 +117,7 @@ describe('kill -9 of the worker app, then a new worker (issue #15 fault cases at
     } finally {
       await worker.stop();
       await llm.close();
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   }, 180_000);
 
@@ -191,8 +189,7 @@ describe('kill -9 of the worker app, then a new worker (issue #15 fault cases at
       await new Promise((r) => locker.close(r));
       await worker.stop();
       await llm.close();
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   }, 180_000);
 });

@@ -54,6 +54,12 @@ export async function setupBoardWorld(jobsPerBoard: number, opts: { maxParallelF
 
 export type BoardWorld = Awaited<ReturnType<typeof setupBoardWorld>>;
 
+/** Stops the world's board simulator and removes its folder (database included). */
+export async function disposeBoardWorld(world: BoardWorld): Promise<void> {
+  await world.sim.stop();
+  fs.rmSync(world.dir, { recursive: true, force: true });
+}
+
 /**
  * An in-process worker of the worker app's own factory on the world's queue and database, without a
  * browser; no host spacing (the simulator is the only host), four slots unless told otherwise.
