@@ -330,7 +330,7 @@ export function processCpuMs(pid: number | undefined): number | undefined {
  * factory, and the time they took (their await, so queueing on libuv's threads and the writer turn
  * included); from `start()` on. The worker, its activities and the review leaves all use it.
  */
-function countUnits(uow: UnitOfWorkFactory): { start(): void; read(): { units: number; ms: number } } {
+export function countUnits(uow: UnitOfWorkFactory): { start(): void; read(): { units: number; ms: number } } {
   const run = uow.run.bind(uow);
   let on = false;
   let units = 0;
@@ -345,6 +345,47 @@ function countUnits(uow: UnitOfWorkFactory): { start(): void; read(): { units: n
 }
 
 const perJob = (x: number, jobs: number) => Math.round((x / jobs) * 10) / 10;
+
+/**
+ * What one job cost, besides its model calls (less load-sensitive than wall time: CPU, not
+ * waiting): bench:prepare's and bench:rescore's `per_job`. `slots` (the histories' breakdown) and
+ * `batchHistory` are optional so a quick run that skips reading the histories still gets CPU and SQLite.
+ */
+export function perJobBreakdown(o: {
+  jobs: number;
+  workerCpuMs: number;
+  serverCpuMs: number | undefined;
+  sqlite: { units: number; ms: number };
+  slots?: Awaited<ReturnType<typeof slotReport>>;
+  batchHistory?: History;
+  modelCalls: number;
+}): Record<string, number> {
+  const batchTasks = (o.batchHistory?.events ?? []).filter((e) => e.workflowTaskCompletedEventAttributes).length;
+  return {
+    /** This process: the worker (its JavaScript, Temporal core threads, SQLite) and the bench. */
+    worker_cpu_ms: perJob(o.workerCpuMs, o.jobs),
+    /** The Temporal dev server's (another process, from /proc). */
+    ...(o.serverCpuMs !== undefined ? { server_cpu_ms: perJob(o.serverCpuMs, o.jobs), cpu_ms: perJob(o.workerCpuMs + o.serverCpuMs, o.jobs) } : {}),
+    /** SQLite units of work (connection opened, used, closed) and their summed await. */
+    sqlite_units: perJob(o.sqlite.units, o.jobs),
+    sqlite_unit_ms: perJob(o.sqlite.ms, o.jobs),
+    ...(o.slots
+      ? {
+          /** Workflow tasks: the job's own prep-{key} workflow plus its share of the batch coordinator's. */
+          workflow_tasks: Math.round((o.slots.prep_workflows.mean_workflow_tasks + batchTasks / o.jobs) * 10) / 10,
+          /** Remote activities (each a dispatch through the server and a slot) and local ones (the spend preflight). */
+          remote_activities: perJob(Object.values(o.slots.activities).reduce((n, a) => n + a.count, 0), o.jobs),
+          /** The job's own prep workflow's local activities plus its share of the batch's (its budget checks). */
+          local_activities: Math.round((o.slots.prep_workflows.mean_local_activities + localActivitiesOf(o.batchHistory) / o.jobs) * 10) / 10,
+        }
+      : {}),
+    model_calls: perJob(o.modelCalls, o.jobs),
+  };
+}
+
+function localActivitiesOf(history: History | undefined): number {
+  return (history?.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+}
 
 export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<string, unknown>> {
   const benchStart = Date.now();
@@ -425,26 +466,9 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
   log(`  remote slots busy ${Math.round(slots.slot_utilisation * 100)}% of S × wall (stages alone ${Math.round(slots.stage_slot_utilisation * 100)}%)`);
 
   const idealMs = (modelCalls * o.latencyMs) / o.slots;
-  // What one job cost besides its model calls (less load-sensitive than wall time: CPU, not waiting).
   const workerCpuMs = (cpu.user + cpu.system) / 1000;
   const serverCpuMs = serverCpu0 !== undefined && serverCpu1 !== undefined ? serverCpu1 - serverCpu0 : undefined;
-  const batchHistory = await handle.fetchHistory();
-  const batchTasks = (batchHistory.events ?? []).filter((e) => e.workflowTaskCompletedEventAttributes).length;
-  const per_job = {
-    /** This process: the worker (its JavaScript, Temporal core threads, SQLite) and the bench. */
-    worker_cpu_ms: perJob(workerCpuMs, o.jobs),
-    /** The Temporal dev server's (another process, from /proc). */
-    ...(serverCpuMs !== undefined ? { server_cpu_ms: perJob(serverCpuMs, o.jobs), cpu_ms: perJob(workerCpuMs + serverCpuMs, o.jobs) } : {}),
-    /** SQLite units of work (connection opened, used, closed) and their summed await. */
-    sqlite_units: perJob(sqlite.units, o.jobs),
-    sqlite_unit_ms: perJob(sqlite.ms, o.jobs),
-    /** Workflow tasks: the job's own prep-{key} workflow plus its share of the batch coordinator's. */
-    workflow_tasks: Math.round((slots.prep_workflows.mean_workflow_tasks + batchTasks / o.jobs) * 10) / 10,
-    /** Remote activities (each a dispatch through the server and a slot) and local ones (the spend preflight). */
-    remote_activities: perJob(Object.values(slots.activities).reduce((n, a) => n + a.count, 0), o.jobs),
-    local_activities: slots.prep_workflows.mean_local_activities,
-    model_calls: perJob(modelCalls, o.jobs),
-  };
+  const per_job = perJobBreakdown({ jobs: o.jobs, workerCpuMs, serverCpuMs, sqlite, slots, batchHistory: await handle.fetchHistory(), modelCalls });
   log(`per job: ${JSON.stringify(per_job)}`);
   const spend = await new SpendLedgerRepository(db.uow).summary(spendDay());
   return {

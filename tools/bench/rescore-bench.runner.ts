@@ -7,7 +7,7 @@ import { PreparationRepository } from '@jobctrl/shared/jobs';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { awaitWorkflowResult, log, runCommand, secs, sleep, startTemporal } from './bench-support';
-import { freshDb, processCpuMs, seedJobs, slotReport, stageCounts, startBenchWorker } from './prepare-bench.runner';
+import { countUnits, freshDb, perJobBreakdown, processCpuMs, seedJobs, slotReport, stageCounts, startBenchWorker } from './prepare-bench.runner';
 
 /**
  * `npm run bench:rescore` (flags: rescore.bench.ts): what a profile update costs with the extractive
@@ -91,6 +91,8 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
   await sleep(IDLE_SAMPLE_MS);
   const idle1 = processCpuMs(server.pid);
   const serverIdleCpuPerS = idle0 !== undefined && idle1 !== undefined ? ((idle1 - idle0) * 1000) / IDLE_SAMPLE_MS : undefined;
+  const units = countUnits(db.uow);
+  units.start();
   const cpu0 = process.cpuUsage();
   const serverCpu0 = processCpuMs(server.pid);
   const t0 = Date.now();
@@ -114,6 +116,7 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
   const wallMs = finished.at - t0;
   const cpu = process.cpuUsage(cpu0);
   const serverCpu1 = processCpuMs(server.pid);
+  const sqlite = units.read();
 
   const stages = await stageCounts(db.uow);
   const counts = await revisionCounts(db.uow, view.revision);
@@ -123,7 +126,7 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
     throw new Error(`not every job was re-prepared against revision ${view.revision}: ${counts.rescored} re-scored, stages ${JSON.stringify(stages)}`);
   }
 
-  let breakdown: Record<string, unknown> = {};
+  let breakdown: Awaited<ReturnType<typeof slotReport>> | undefined;
   if (!o.noBreakdown) {
     breakdown = await slotReport(
       seeded.map((j) => client.workflow.getHandle(prepWorkflowId(j.idempotencyKey))),
@@ -131,10 +134,22 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
       o.slots,
       wallMs,
     );
-    const b = breakdown as Awaited<ReturnType<typeof slotReport>>;
+    const b = breakdown;
     for (const [type, t] of Object.entries(b.activities)) log(`  ${type} ×${t.count}: running ${t.mean_run_ms} ms, waiting for a slot ${t.mean_wait_ms} ms (means)`);
     log(`  remote slots busy ${Math.round(b.slot_utilisation * 100)}% of S × wall; prep workflows ${JSON.stringify(b.prep_workflows)}`);
   }
+
+  // The same per-job figures as bench:prepare (its status polls and the revision count above are
+  // the bench's own units: a few per second, not per job).
+  const per_job = perJobBreakdown({
+    jobs: o.jobs,
+    workerCpuMs: (cpu.user + cpu.system) / 1000,
+    serverCpuMs: serverCpu0 !== undefined && serverCpu1 !== undefined ? serverCpu1 - serverCpu0 : undefined,
+    sqlite,
+    ...(breakdown ? { slots: breakdown, batchHistory: await handle.fetchHistory() } : {}),
+    modelCalls: 0,
+  });
+  log(`per job: ${JSON.stringify(per_job)}`);
 
   return {
     bench: 'rescore',
@@ -154,7 +169,8 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
     rescored: counts.rescored,
     stages,
     batch: finished.result.preparation ?? null,
-    ...breakdown,
+    ...(breakdown ?? {}),
+    per_job,
     ...(o.keepDb ? { database: db.databasePath } : {}),
     temporal_cli: server.version,
     cpus: os.cpus().length,
