@@ -689,6 +689,39 @@ describe('API v1', () => {
       }
     });
 
+    it("takes a person's verdict on a needs_verification application (POST /v1/jobs/:jobKey/application/verification)", async () => {
+      await ctx.heartbeats.upsert(heartbeat(ctx.config));
+      const apps = new ApplicationRepository(uow());
+      const ambiguous = async (): Promise<string> => {
+        const key = await seedPrepared();
+        await http().post(`/v1/jobs/${key}/approval`).expect(200);
+        await checked(key, 'open');
+        await apps.claim('local', key, 'run-1', { workflowId: `apply-local-${key}`, dryRun: false });
+        await apps.recordIntent('local', key, 'run-1');
+        await apps.settle('local', key, { reason: 'worker lost' });
+        return key;
+      };
+      const verification = (key: string) => `/v1/jobs/${key}/application/verification`;
+      const clicked = await ambiguous();
+      expect(errorsOf((await http().post(verification(clicked)).send({ submitted: 'yes' }).expect(400)).body)).toEqual(['submitted']);
+      expect(errorsOf((await http().post(verification(clicked)).send({ submitted: false, confirmation: 'APP-1' }).expect(400)).body)).toEqual(['confirmation']);
+      await http().post(verification('j_nope')).send({ submitted: true }).expect(404);
+      expect((await http().post(verification(await seedPrepared())).send({ submitted: true }).expect(404)).body.message).toMatch(/no application/);
+
+      const submitted = (await http().post(verification(clicked)).send({ submitted: true, confirmation: 'APP-1' }).expect(200)).body;
+      expect(submitted).toMatchObject({ state: 'submitted', confirmation: 'APP-1', reason: 'verified by a person: submitted' });
+      expect(submitted.submittedAt).toEqual(expect.any(String));
+      expect((await http().get(`/v1/jobs/${clicked}`).expect(200)).body.application).toEqual(submitted);
+      const again = await http().post(verification(clicked)).send({ submitted: false }).expect(409);
+      expect(again.body).toMatchObject({ code: 'application_not_awaiting_verification', state: 'submitted' });
+
+      // Not submitted: the job is no longer blocked on verification (here the daily cap is what refuses next).
+      const notClicked = await ambiguous();
+      expect((await http().post(verification(notClicked)).send({ submitted: false }).expect(200)).body).toMatchObject({ state: 'failed', submittedAt: null });
+      await http().patch('/v1/settings').send({ apply_daily_cap: 1 }).expect(200);
+      expect((await http().post(`/v1/jobs/${notClicked}/apply`).send({}).expect(409)).body).toMatchObject({ code: 'daily_cap_reached', blockers: ['daily_cap_reached'] });
+    });
+
     it('starts one ApplyWorkflow apply-local-{jobKey} however often it is asked at once, and answers a submitted job with the same id without starting anything', async () => {
       await ctx.heartbeats.upsert(heartbeat(ctx.config));
       const key = await seedPrepared();

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, StreamableFile, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApplyService, SaveAnswersDto, StartApplyDto } from '@jobctrl/runs';
+import { ApplyService, SaveAnswersDto, StartApplyDto, VerifyApplicationDto } from '@jobctrl/runs';
 import { WorkerReadyGuard } from '@jobctrl/operations';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 
@@ -39,6 +39,14 @@ export class ApplyController {
   @ApiErrors(400, 404, 409, 429, 503)
   start(@Param('jobKey') jobKey: string, @Body() dto: StartApplyDto) {
     return this.apply.apply(jobKey, dto);
+  }
+
+  /** 200 the application; 409 `application_not_awaiting_verification` unless it is needs_verification. */
+  @Post('application/verification')
+  @HttpCode(200)
+  @ApiErrors(400, 404, 409)
+  verify(@Param('jobKey') jobKey: string, @Body() dto: VerifyApplicationDto) {
+    return this.apply.verify(jobKey, dto);
   }
 
   @Get('screenshots/:name')

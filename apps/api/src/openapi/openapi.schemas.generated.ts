@@ -55,6 +55,15 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "$ref": "#/components/schemas/StartApplyDto"
       }
     },
+    "ApplyController_verify": {
+      "status": 200,
+      "response": {
+        "$ref": "#/components/schemas/ApplicationView"
+      },
+      "body": {
+        "$ref": "#/components/schemas/VerifyApplicationDto"
+      }
+    },
     "ApplyController_screenshot": {
       "status": 200,
       "binary": true
@@ -496,6 +505,112 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
           "description": "Fill everything and screenshot it, without the final click."
         }
       }
+    },
+    "ApplicationView": {
+      "type": "object",
+      "properties": {
+        "state": {
+          "type": "string",
+          "enum": [
+            "dry_run_done",
+            "failed",
+            "needs_user_input",
+            "needs_verification",
+            "running",
+            "submitted"
+          ]
+        },
+        "workflowId": {
+          "type": "string"
+        },
+        "dryRun": {
+          "type": "boolean"
+        },
+        "submittedAt": {
+          "type": "string",
+          "nullable": true
+        },
+        "confirmation": {
+          "type": "string",
+          "nullable": true
+        },
+        "questions": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/ApplicationQuestion"
+          }
+        },
+        "screenshots": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "reason": {
+          "type": "string",
+          "nullable": true,
+          "description": "Why it failed or needs verification."
+        },
+        "startedAt": {
+          "type": "string"
+        },
+        "updatedAt": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "state",
+        "workflowId",
+        "dryRun",
+        "submittedAt",
+        "confirmation",
+        "questions",
+        "screenshots",
+        "reason",
+        "startedAt",
+        "updatedAt"
+      ]
+    },
+    "ApplicationQuestion": {
+      "type": "object",
+      "properties": {
+        "key": {
+          "type": "string"
+        },
+        "label": {
+          "type": "string"
+        },
+        "type": {
+          "type": "string"
+        },
+        "options": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "key",
+        "label",
+        "type"
+      ]
+    },
+    "VerifyApplicationDto": {
+      "type": "object",
+      "properties": {
+        "submitted": {
+          "type": "boolean",
+          "description": "true: the board has the application; false: it was not submitted (an apply may run again)."
+        },
+        "confirmation": {
+          "type": "string",
+          "description": "The board's confirmation, when the person has one (only with `submitted: true`)."
+        }
+      },
+      "required": [
+        "submitted"
+      ]
     },
     "AvailabilityStatusView": {
       "type": "object",
@@ -1619,96 +1734,6 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "maxYearly",
         "confidence",
         "method"
-      ]
-    },
-    "ApplicationView": {
-      "type": "object",
-      "properties": {
-        "state": {
-          "type": "string",
-          "enum": [
-            "dry_run_done",
-            "failed",
-            "needs_user_input",
-            "needs_verification",
-            "running",
-            "submitted"
-          ]
-        },
-        "workflowId": {
-          "type": "string"
-        },
-        "dryRun": {
-          "type": "boolean"
-        },
-        "submittedAt": {
-          "type": "string",
-          "nullable": true
-        },
-        "confirmation": {
-          "type": "string",
-          "nullable": true
-        },
-        "questions": {
-          "type": "array",
-          "items": {
-            "$ref": "#/components/schemas/ApplicationQuestion"
-          }
-        },
-        "screenshots": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        },
-        "reason": {
-          "type": "string",
-          "nullable": true,
-          "description": "Why it failed or needs verification."
-        },
-        "startedAt": {
-          "type": "string"
-        },
-        "updatedAt": {
-          "type": "string"
-        }
-      },
-      "required": [
-        "state",
-        "workflowId",
-        "dryRun",
-        "submittedAt",
-        "confirmation",
-        "questions",
-        "screenshots",
-        "reason",
-        "startedAt",
-        "updatedAt"
-      ]
-    },
-    "ApplicationQuestion": {
-      "type": "object",
-      "properties": {
-        "key": {
-          "type": "string"
-        },
-        "label": {
-          "type": "string"
-        },
-        "type": {
-          "type": "string"
-        },
-        "options": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        }
-      },
-      "required": [
-        "key",
-        "label",
-        "type"
       ]
     },
     "JobDetailView": {

@@ -145,6 +145,22 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/jobs/{jobKey}/application/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["ApplyController_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{jobKey}/apply": {
         parameters: {
             query?: never;
@@ -1129,6 +1145,12 @@ export type components = {
             kind?: "arbeitnow" | "ashby" | "file" | "greenhouse" | "jobstreaming" | "lever" | "remoteok" | "remotive" | "smartrecruiters" | "workable";
             name?: string;
         };
+        VerifyApplicationDto: {
+            /** @description The board's confirmation, when the person has one (only with `submitted: true`). */
+            confirmation?: string;
+            /** @description true: the board has the application; false: it was not submitted (an apply may run again). */
+            submitted: boolean;
+        };
         WorkerCapacityRow: {
             activeSlots: number;
             ageMs: number;
@@ -1506,6 +1528,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+        };
+    };
+    ApplyController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyApplicationDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationView"];
+                };
+            };
+            /** @description Bad input; each bad field named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description Unknown id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Refused: clashes with what is stored */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
         };

@@ -83,3 +83,51 @@ describe('Job detail: Re-prepare', () => {
     expect((within(region).getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
+
+describe('Job detail: verifying an ambiguous application', () => {
+  const ambiguous = {
+    ...job(false, 'prepared'),
+    application: {
+      state: 'needs_verification',
+      workflowId: 'apply-local-x',
+      dryRun: false,
+      submittedAt: null,
+      confirmation: null,
+      questions: [],
+      screenshots: [],
+      reason: 'worker lost after the click',
+      startedAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-01T00:00:00Z',
+    },
+  };
+
+  it('records "submitted" with the confirmation typed, then reloads the job', async () => {
+    let gets = 0;
+    renderPage([
+      [`GET ${PATH}`, () => (gets++, answer(200, ambiguous))],
+      [`POST ${PATH}/application/verification`, () => answer(200, { ...ambiguous.application, state: 'submitted', confirmation: 'APP-9' })],
+    ]);
+    const group = await screen.findByRole('group', { name: 'Verify the application' });
+    fireEvent.change(within(group).getByRole('textbox'), { target: { value: '  APP-9 ' } });
+    await act(async () => fireEvent.click(within(group).getByRole('button', { name: 'It was submitted' })));
+    const post = fetchCalls().find((c) => c.method === 'POST');
+    expect(post).toMatchObject({ path: `${PATH}/application/verification`, body: { submitted: true, confirmation: 'APP-9' } });
+    await waitFor(() => expect(gets).toBe(2));
+  });
+
+  it('"not submitted" asks first, and a 409 shows its reason', async () => {
+    renderPage([
+      [`GET ${PATH}`, () => answer(200, ambiguous)],
+      [`POST ${PATH}/application/verification`, () => answer(409, { statusCode: 409, code: 'application_not_awaiting_verification', message: 'job gh:acme:1\'s application is submitted' })],
+    ]);
+    const group = await screen.findByRole('group', { name: 'Verify the application' });
+    const confirm = jest.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    await act(async () => fireEvent.click(within(group).getByRole('button', { name: 'It was not submitted' })));
+    expect(fetchCalls().filter((c) => c.method === 'POST')).toEqual([]);
+    await act(async () => fireEvent.click(within(group).getByRole('button', { name: 'It was not submitted' })));
+    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(fetchCalls().find((c) => c.method === 'POST')).toMatchObject({ body: { submitted: false } });
+    expect((await within(group).findByRole('alert')).textContent).toContain('application_not_awaiting_verification');
+    confirm.mockRestore();
+  });
+});

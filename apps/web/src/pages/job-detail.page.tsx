@@ -45,7 +45,7 @@ export function JobDetailPage() {
       {job.state === 'error' && <ErrorBanner error={job.error} onRetry={job.reload} />}
       <Actions job={j} worker={worker} workerReason={health.state === 'ok' ? health.data.worker.reason : null} onDone={() => (job.reload(), health.reload())} />
       <Section title="Application">
-        <ApplicationPanel job={j} />
+        <ApplicationPanel job={j} onVerified={job.reload} />
       </Section>
       <Section title="Score">
         <ScorePanel job={j} />
@@ -178,7 +178,7 @@ function Actions({ job, worker, workerReason, onDone }: { job: Job; worker: Work
   );
 }
 
-function ApplicationPanel({ job }: { job: Job }) {
+function ApplicationPanel({ job, onVerified }: { job: Job; onVerified: () => void }) {
   const a = job.application;
   return (
     <>
@@ -219,6 +219,7 @@ function ApplicationPanel({ job }: { job: Job }) {
               </>
             )}
           </dl>
+          {a.state === 'needs_verification' && <Verification job={job} onDone={onVerified} />}
           {a.questions.length > 0 && (
             <>
               <h3>Questions to answer</h3>
@@ -244,6 +245,52 @@ function ApplicationPanel({ job }: { job: Job }) {
         </>
       )}
     </>
+  );
+}
+
+/**
+ * needs_verification: the attempt clicked submit and then lost the board's answer (or died), so only
+ * the person, looking at the board or their inbox, can say whether it went through. "Not submitted"
+ * lets an apply run again, so it asks first.
+ */
+function Verification({ job, onDone }: { job: Job; onDone: () => void }) {
+  const [confirmation, setConfirmation] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const send = async (submitted: boolean) => {
+    if (!submitted && !window.confirm(`Record that the application to ${job.company} was NOT submitted? jobctrl may then submit it again.`)) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const trimmed = confirmation.trim();
+      await api.post('/v1/jobs/{jobKey}/application/verification', {
+        params: { jobKey: job.jobKey },
+        body: submitted && trimmed ? { submitted, confirmation: trimmed } : { submitted },
+      });
+      onDone();
+    } catch (err) {
+      setError(asApiError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="panel" role="group" aria-label="Verify the application">
+      <p>The last attempt clicked submit but its outcome is not known. Check the board (or your email), then record what you found.</p>
+      <label>
+        Confirmation (optional){' '}
+        <input type="text" maxLength={500} value={confirmation} onChange={(e) => setConfirmation(e.target.value)} disabled={busy} />
+      </label>
+      <div className="actions">
+        <button type="button" disabled={busy} onClick={() => void send(true)}>
+          It was submitted
+        </button>
+        <button type="button" className="secondary" disabled={busy} onClick={() => void send(false)}>
+          It was not submitted
+        </button>
+      </div>
+      {error && <ErrorBanner error={error} />}
+    </div>
   );
 }
 

@@ -59,6 +59,18 @@ export interface ApplicationRecord {
   updatedAt: number;
 }
 
+/** What a person found when checking a `needs_verification` application with the board. */
+export interface VerificationVerdict {
+  submitted: boolean;
+  /** The board's confirmation (number, email subject) when the person has one. */
+  confirmation?: string;
+}
+
+export type VerifyResult =
+  | { accepted: true; application: ApplicationRecord }
+  /** Nothing changed: no application, or it is not (any more) awaiting verification. */
+  | { accepted: false; reason: 'no_application' | 'not_awaiting_verification'; application: ApplicationRecord | null };
+
 export type ClaimResult =
   | { acquired: true; application: ApplicationRecord; previousOwner: string | null }
   /** No claim: the job may already have been submitted (a submit intent exists), or there is no such job. */

@@ -215,6 +215,48 @@ describe('canonical ownership', () => {
     expect((await w.repo.claimEvents(T, 'j2')).map((e) => e.event)).toEqual(['ApplyClaimAcquired', 'ApplySubmitIntentRecorded', 'ApplySettled']);
   });
 
+  it("a person's verdict resolves needs_verification only: submitted confirms the click, not submitted frees the job for a new claim", async () => {
+    const w = await world();
+    for (const k of ['j1', 'j2', 'j3']) {
+      await prepared(w, k);
+      await w.repo.approve(k);
+    }
+    const CLICK = NOW + 1_000;
+    for (const k of ['j1', 'j2']) {
+      await claim(w, k, `r-${k}`);
+      await w.repo.recordIntent(T, k, `r-${k}`, {}, CLICK);
+      await w.repo.settle(T, k, { reason: 'worker lost' }, CLICK + 1);
+    }
+    expect(await w.repo.submissionsToday(CLICK)).toBe(2);
+
+    // Submitted: the intent is confirmed and the submission dates from the click.
+    expect(await w.repo.verify(T, 'j1', { submitted: true, confirmation: 'APP-123' }, NOW + 60_000)).toMatchObject({
+      accepted: true,
+      application: { state: 'submitted', submitIntent: 'confirmed', submittedAt: CLICK, confirmation: 'APP-123', reason: 'verified by a person: submitted' },
+    });
+    expect(await claim(w, 'j1', 'r-again')).toMatchObject({ acquired: false, reason: 'submit_intent_recorded' });
+
+    // Not submitted: failed, the intent cleared (no longer a submission of the day), claimable again.
+    expect(await w.repo.verify(T, 'j2', { submitted: false }, NOW + 60_000)).toMatchObject({
+      accepted: true,
+      application: { state: 'failed', submitIntent: 'none', reason: 'verified by a person: not submitted (was: worker lost)' },
+    });
+    expect(await w.repo.submissionsToday(CLICK)).toBe(1);
+    expect(await w.repo.admissionInputs(T, 'j2', NOW + 60_000)).toMatchObject({ submitIntent: 'none' });
+    expect((await w.repo.claimEvents(T, 'j2')).map((e) => [e.event, e.detail])).toEqual([
+      ['ApplyClaimAcquired', null],
+      ['ApplySubmitIntentRecorded', null],
+      ['ApplySettled', 'needs_verification'],
+      ['ApplyOutcomeRecorded', 'verified:not_submitted'],
+    ]);
+    expect(await claim(w, 'j2', 'r-retry')).toMatchObject({ acquired: true, application: { state: 'running', submitIntent: 'none' } });
+
+    // Anything else takes no verdict and is left as it was: a second verdict, a running attempt, no application.
+    expect(await w.repo.verify(T, 'j1', { submitted: false })).toMatchObject({ accepted: false, reason: 'not_awaiting_verification', application: { state: 'submitted' } });
+    expect(await w.repo.verify(T, 'j2', { submitted: true })).toMatchObject({ accepted: false, reason: 'not_awaiting_verification', application: { state: 'running' } });
+    expect(await w.repo.verify(T, 'j3', { submitted: true })).toMatchObject({ accepted: false, reason: 'no_application', application: null });
+  });
+
   it('a needs_user_input outcome keeps its questions', async () => {
     const w = await world();
     await prepared(w, 'j1');

@@ -16,6 +16,8 @@ import {
   type SavedAnswers,
   type StoredAdmissionInputs,
   type SubmitIntentState,
+  type VerificationVerdict,
+  type VerifyResult,
 } from './application.model';
 
 interface ArtifactRow {
@@ -254,6 +256,39 @@ export class ApplicationRepository {
         const state: ApplicationState = app.submitIntent === 'pending' ? 'needs_verification' : 'failed';
         await m.query(`UPDATE applications SET state = ?, reason = ?, updated_at = ? WHERE tenant = ? AND job_key = ? AND owner_run_id = ?`, [state, opts.reason, now, tenant, jobKey, app.ownerRunId]);
         await recordEvent(m, tenant, jobKey, app.ownerRunId, 'ApplySettled', state, now);
+        return { accepted: true, application: (await applicationRow(m, tenant, jobKey)) as ApplicationRecord };
+      }, 'immediate'),
+    );
+  }
+
+  /**
+   * A person's verdict on a `needs_verification` application, after checking with the board: the
+   * click went through (`submitted`: the intent is confirmed, the submission counts as of the click)
+   * or it did not (`failed`, the intent cleared so an apply can be admitted again — and no longer
+   * counted in the day's submissions). Only a `needs_verification` record changes, under the writer,
+   * so a verdict cannot overwrite a newer attempt or a board-confirmed submission. The verdict is
+   * recorded as the owner run's outcome event with a `verified:` detail.
+   */
+  async verify(tenant: string, jobKey: string, verdict: VerificationVerdict, now = Date.now()): Promise<VerifyResult> {
+    return this.uow.run(({ transaction }) =>
+      transaction(async (m): Promise<VerifyResult> => {
+        const app = await applicationRow(m, tenant, jobKey);
+        if (!app) return { accepted: false, reason: 'no_application', application: null };
+        if (app.state !== 'needs_verification') return { accepted: false, reason: 'not_awaiting_verification', application: app };
+        if (verdict.submitted) {
+          await m.query(
+            `UPDATE applications SET state = 'submitted', submit_intent = 'confirmed', submitted_at = COALESCE(intent_at, ?), confirmation = ?, reason = ?, updated_at = ?
+             WHERE tenant = ? AND job_key = ? AND state = 'needs_verification'`,
+            [now, verdict.confirmation ?? null, 'verified by a person: submitted', now, tenant, jobKey],
+          );
+        } else {
+          await m.query(
+            `UPDATE applications SET state = 'failed', submit_intent = 'none', reason = ?, updated_at = ?
+             WHERE tenant = ? AND job_key = ? AND state = 'needs_verification'`,
+            [`verified by a person: not submitted (was: ${app.reason ?? 'no reason recorded'})`, now, tenant, jobKey],
+          );
+        }
+        await recordEvent(m, tenant, jobKey, app.ownerRunId, 'ApplyOutcomeRecorded', verdict.submitted ? 'verified:submitted' : 'verified:not_submitted', now);
         return { accepted: true, application: (await applicationRow(m, tenant, jobKey)) as ApplicationRecord };
       }, 'immediate'),
     );

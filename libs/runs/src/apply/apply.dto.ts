@@ -1,4 +1,4 @@
-import { IsBoolean, IsObject, IsOptional } from 'class-validator';
+import { IsBoolean, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 /** POST /v1/jobs/:jobKey/apply */
 export class StartApplyDto {
@@ -13,4 +13,18 @@ export class SaveAnswersDto {
   // Each entry is checked by the service (keys are free text, so class-validator cannot name them).
   @IsObject()
   answers!: Record<string, unknown>;
+}
+
+/** POST /v1/jobs/:jobKey/application/verification: what the person found on the board. */
+export class VerifyApplicationDto {
+  /** true: the board has the application; false: it was not submitted (an apply may run again). */
+  @IsBoolean()
+  submitted!: boolean;
+
+  /** The board's confirmation, when the person has one (only with `submitted: true`). */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(500)
+  confirmation?: string;
 }

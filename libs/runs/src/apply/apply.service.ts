@@ -10,8 +10,8 @@ import { JOBCTRL_CONFIG, LiveSettingsReader, type ResolvedConfig } from '@jobctr
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRepository } from '@jobctrl/shared/jobs';
 import { TemporalClientService } from '@jobctrl/shared/temporal';
-import type { SaveAnswersDto, StartApplyDto } from './apply.dto';
-import { approvalView, type ApprovalView } from './apply.view';
+import type { SaveAnswersDto, StartApplyDto, VerifyApplicationDto } from './apply.dto';
+import { applicationView, approvalView, type ApplicationView, type ApprovalView } from './apply.view';
 import { workflowRunning } from '../workflow-running';
 
 /** Bounds of PUT /v1/jobs/:jobKey/answers: a form has tens of questions, not thousands. */
@@ -114,6 +114,29 @@ export class ApplyService {
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     });
     return { workflowId };
+  }
+
+  /**
+   * POST /v1/jobs/:jobKey/application/verification: a person's verdict on a `needs_verification`
+   * application (the attempt died or lost the board's answer after the click, so only someone who
+   * looked at the board can say). `submitted: true` makes it `submitted`; `false` makes it `failed`
+   * and lets a new apply be admitted. 409 `application_not_awaiting_verification` otherwise.
+   */
+  async verify(jobKey: string, dto: VerifyApplicationDto): Promise<ApplicationView> {
+    await this.requireJob(jobKey);
+    if (!dto.submitted && dto.confirmation !== undefined) {
+      throw badRequest([{ field: 'confirmation', value: dto.confirmation, rule: 'only with submitted: true' }]);
+    }
+    const result = await this.applications.verify(APPLY_TENANT, jobKey, { submitted: dto.submitted, ...(dto.confirmation !== undefined ? { confirmation: dto.confirmation } : {}) });
+    if (result.accepted) return applicationView(result.application) as ApplicationView;
+    if (!result.application) throw new NotFoundException(`job ${jobKey} has no application`);
+    throw new ConflictException({
+      statusCode: 409,
+      error: 'Conflict',
+      code: 'application_not_awaiting_verification',
+      message: `job ${jobKey}'s application is ${result.application.state}: only a needs_verification application takes a verdict`,
+      state: result.application.state,
+    });
   }
 
   /**
