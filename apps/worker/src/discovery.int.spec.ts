@@ -5,7 +5,7 @@ import { CancelledFailure } from '@temporalio/common';
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
 import type { DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
-import { discoverWorkflowId, prepWorkflowId, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
+import { discoverWorkflowId, prepWorkflowId, PRODUCERS_FIRST_PATCH, PRODUCERS_FIRST_PRIORITY, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
 import { LifecycleProjector } from '@jobctrl/shared/jobs';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from './create-worker';
@@ -204,13 +204,15 @@ describe('DiscoverWorkflow against the board simulator', () => {
     }
   });
 
-  it('replays a history recorded before the terminal-handoff marker, and one recorded with it', async () => {
+  it('replays a history recorded before the terminal-handoff and producers-first markers, and one recorded with them', async () => {
     const v0 = await bundleWorkflowCode({
       workflowsPath: path.join(__dirname, 'test-support', 'discover-v0.workflows.ts'),
       webpackConfigHook: workflowsEntry().webpackConfigHook as never,
     });
-    const markers = (h: Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>) =>
-      (h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length;
+    type History = Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>;
+    const markers = (h: History) => (h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length;
+    // The priority key of every activity the run scheduled (0 or undefined: the queue's default).
+    const priorities = (h: History) => [...new Set((h.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes?.priority?.priorityKey || 0))];
 
     const old = await setup(4, { workflowBundle: v0 });
     let oldHistory;
@@ -222,6 +224,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
       await old.cleanup();
     }
     expect(markers(oldHistory)).toBe(0);
+    expect(priorities(oldHistory)).toEqual([0]);
     // Today's code replays the old history deterministically (patched() is false there).
     await Worker.runReplayHistory({ workflowBundle: suite.bundle }, oldHistory);
 
@@ -230,10 +233,12 @@ describe('DiscoverWorkflow against the board simulator', () => {
       const runId = randomUUID();
       await cur.jw.worker.runUntil(suite.client.workflow.execute('discoverWorkflow', { taskQueue: cur.taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] }));
       const history = await suite.client.workflow.getHandle(discoverWorkflowId(runId)).fetchHistory();
-      expect(markers(history)).toBe(1);
-      const marker = (history.events ?? []).find((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
-      const data = marker?.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
-      expect(JSON.parse(Buffer.from(data as Uint8Array).toString('utf8'))).toMatchObject({ id: TERMINAL_HANDOFF_PATCH });
+      const ids = (history.events ?? [])
+        .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+        .map((e) => (JSON.parse(Buffer.from(e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data as Uint8Array).toString('utf8')) as { id: string }).id);
+      expect(ids.sort()).toEqual([PRODUCERS_FIRST_PATCH, TERMINAL_HANDOFF_PATCH].sort());
+      // Every activity of the run goes ahead of the per-job preparations it starts on the same queue.
+      expect(priorities(history)).toEqual([PRODUCERS_FIRST_PRIORITY]);
       await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);
       // The pre-marker code cannot replay a history that has the marker: the guard is what keeps both working.
       await expect(Worker.runReplayHistory({ workflowBundle: v0 }, history)).rejects.toThrow();

@@ -5,6 +5,21 @@ export const DISCOVER_WORKFLOW_TYPE = 'discoverWorkflow';
 export const TERMINAL_HANDOFF_PATCH = 'discover-terminal-enrichment-handoff-v1';
 /** Marks histories in which a failing run cancels its live enrichment consumer before recording the failure. */
 export const FAILED_RUN_STOPS_CONSUMER_PATCH = 'discover-failed-run-stops-consumer-v1';
+/**
+ * Marks histories whose activities are dispatched ahead of the queue's default work (priority key
+ * PRODUCERS_FIRST_PRIORITY). Histories without it replay with the unprioritised options.
+ */
+export const PRODUCERS_FIRST_PATCH = 'discover-producers-first-v1';
+
+/**
+ * Temporal's task-queue priority (1 = first, default 3). The run's own activities — the family
+ * crawls, the live consumer, its control writes — are the producers of every per-job preparation on
+ * the same queue. Dispatched in FIFO order they waited behind the preparations they had just started
+ * (bench:discover, 4 × 50: the third family's crawl queued ~10 s, a progress write 14 s, the last
+ * family started only once 142 jobs were scored), so the crawl took as long as the scoring. The
+ * slots are unchanged (worker_activity_slots): only the order in which a free slot is filled.
+ */
+export const PRODUCERS_FIRST_PRIORITY = 2;
 
 export function discoverWorkflowId(runId: string): string {
   return `discover-${runId}`;

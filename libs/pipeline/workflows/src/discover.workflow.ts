@@ -13,34 +13,37 @@ import type {
   DiscoveryActivities,
   DiscoveryEnrichmentResult,
   EnrichmentActivities,
-  FamilyOutcome,
-  FamilyPlan,
 } from '@jobctrl/pipeline/contracts';
-import { activityOptions, FAILED_RUN_STOPS_CONSUMER_PATCH, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
+import { activityOptions, FAILED_RUN_STOPS_CONSUMER_PATCH, PRODUCERS_FIRST_PATCH, PRODUCERS_FIRST_PRIORITY, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
 import { describeFailure, recordLifecycle } from './lifecycle.helpers';
 
-// Each family is its own activity with its own timeout, heartbeat and retry policy: a family failure
-// is recorded and the run goes on to the next family.
-const family = proxyActivities<Pick<DiscoveryActivities, 'discoverySourceFamily'>>({
-  // A dead worker's family is retried elsewhere after its heartbeat timeout; a live family heartbeats
-  // on the worker's timer, so a host cooldown or Retry-After longer than that does not time it out.
-  ...activityOptions('discoverySourceFamily'),
-  // A cancelled run waits for its families to acknowledge (next heartbeat), so nothing writes to the
-  // run after it is recorded cancelled.
-  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-});
+/** The run's activity proxies, with or without the producers-first priority. */
+function proxiesOf(priority: { priorityKey: number } | undefined) {
+  const withPriority = <T extends object>(options: T) => (priority ? { ...options, priority } : options);
+  const enrichmentOptions = withPriority(activityOptions('discoveryEnrichment'));
+  return {
+    // Each family is its own activity with its own timeout, heartbeat and retry policy: a family
+    // failure is recorded and the run goes on to the next family.
+    family: proxyActivities<Pick<DiscoveryActivities, 'discoverySourceFamily'>>({
+      // A dead worker's family is retried elsewhere after its heartbeat timeout; a live family
+      // heartbeats on the worker's timer, so a host cooldown or Retry-After longer than that does
+      // not time it out.
+      ...withPriority(activityOptions('discoverySourceFamily')),
+      // A cancelled run waits for its families to acknowledge (next heartbeat), so nothing writes to
+      // the run after it is recorded cancelled.
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    }),
+    control: proxyActivities<Omit<DiscoveryActivities, 'discoverySourceFamily'>>(withPriority(activityOptions('discoveryControl'))),
+    enrichment: proxyActivities<EnrichmentActivities>(enrichmentOptions),
+    // The live consumer runs for the whole crawl and learns of its cancel through a heartbeat.
+    // Waiting for the cancel to complete keeps it from overlapping the terminal reconcile (double
+    // fetches, double enrichment attempts).
+    liveEnrichment: proxyActivities<EnrichmentActivities>({ ...enrichmentOptions, cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED }),
+  };
+}
 
-const control = proxyActivities<Omit<DiscoveryActivities, 'discoverySourceFamily'>>(activityOptions('discoveryControl'));
-
-const enrichmentOptions = activityOptions('discoveryEnrichment');
-const enrichment = proxyActivities<EnrichmentActivities>(enrichmentOptions);
-// The live consumer runs for the whole crawl and learns of its cancel through a heartbeat. Waiting for
-// the cancel to complete keeps it from overlapping the terminal reconcile (double fetches, double
-// enrichment attempts).
-const liveEnrichment = proxyActivities<EnrichmentActivities>({
-  ...enrichmentOptions,
-  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-});
+const FIFO = proxiesOf(undefined);
+const PRODUCERS_FIRST = proxiesOf({ priorityKey: PRODUCERS_FIRST_PRIORITY });
 
 /**
  * DiscoverWorkflow: plan once, run source families (one at a time by default, in batches of
@@ -49,14 +52,17 @@ const liveEnrichment = proxyActivities<EnrichmentActivities>({
  * terminal reconcile and score-only fan-out. Progress (families + terminal) only moves forward.
  */
 export async function discoverWorkflow(input: DiscoverWorkflowInput): Promise<DiscoverWorkflowResult> {
-  return runDiscovery(input, () => patched(TERMINAL_HANDOFF_PATCH));
+  return runDiscovery(input, () => patched(TERMINAL_HANDOFF_PATCH), () => patched(PRODUCERS_FIRST_PATCH));
 }
 
 /**
- * The workflow body. `terminalHandoff` decides the terminal reconcile's input: the patch marker in
- * production; replay tests pass the pre-marker behaviour to record an old history.
+ * The workflow body. `terminalHandoff` decides the terminal reconcile's input and `producersFirst`
+ * the activities' priority: the patch markers in production; replay tests pass the pre-marker
+ * behaviour to record an old history (producersFirst defaults to it).
  */
-export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff: () => boolean): Promise<DiscoverWorkflowResult> {
+export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff: () => boolean, producersFirst: () => boolean = () => false): Promise<DiscoverWorkflowResult> {
+  // Asked once, before the first activity, so every activity of a history has the same options.
+  const { family, control, enrichment, liveEnrichment } = producersFirst() ? PRODUCERS_FIRST : FIFO;
   await recordLifecycle('started', { runId: input.runId });
   const { runId } = input;
   const familiesFailed: string[] = [];
@@ -80,7 +86,7 @@ export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff
     let completed = 0;
     for (let i = 0; i < plan.families.length; i += plan.maxParallelFamilies) {
       const batch = plan.families.slice(i, i + plan.maxParallelFamilies);
-      const settled = await Promise.allSettled(batch.map((f) => runFamily(runId, f, plan.internalConcurrency)));
+      const settled = await Promise.allSettled(batch.map((f) => family.discoverySourceFamily({ runId, family: f, internalConcurrency: plan.internalConcurrency })));
       // Folded in submission order, whatever order they finished in.
       for (let j = 0; j < batch.length; j++) {
         const outcome = settled[j];
@@ -131,8 +137,4 @@ export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff
     });
     throw err;
   }
-}
-
-function runFamily(runId: string, f: FamilyPlan, internalConcurrency: number): Promise<FamilyOutcome> {
-  return family.discoverySourceFamily({ runId, family: f, internalConcurrency });
 }
