@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { CoverLetterActivities } from '@jobctrl/pipeline/contracts';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { PreparationRepository, requireJob, type JobRecord, type JobRepository } from '@jobctrl/shared/jobs';
+import { PreparationRepository, requireFencedJob, type JobRecord, type JobRepository } from '@jobctrl/shared/jobs';
 import { activityCaller, isLlmError, SpendCeilingReachedError, toSpendfulFailure, type LlmClient, type LlmRuntime } from '@jobctrl/shared/llm';
 import type { StoredProfile } from '@jobctrl/shared/profile';
 import type { CoverLetter, CoverLetterJob } from './cover-letter.types';
@@ -41,9 +41,8 @@ export function createCoverLetterActivities(deps: CoverLetterActivityDeps): Cove
   return {
     async writeCoverLetter({ jobKey }) {
       try {
-        // Read before the job (see fenceOf): a late draft must not replace a newer draft or its review.
-        const fence = await deps.prep.fenceOf(jobKey);
-        const job = await requireJob(deps.jobs, jobKey);
+        // The job with its fence (one row, one unit): a late draft must not replace a newer draft or its review.
+        const { fence, job } = await requireFencedJob(deps.jobs, jobKey);
         if (job.stage !== 'pending_cover') return { attempt: job.coverAttempts };
         const { profile, revision } = await deps.profile();
         const client = deps.llm.clientFor({ jobKey, ...activityCaller(Context.current()) });
@@ -57,9 +56,8 @@ export function createCoverLetterActivities(deps: CoverLetterActivityDeps): Cove
     },
 
     async reviewCoverLetter({ jobKey, finalAttempt }) {
-      // Read before the job (see fenceOf): the decision is recorded only for the draft reviewed here.
-      const read = async () => ({ fence: await deps.prep.fenceOf(jobKey), job: await requireJob(deps.jobs, jobKey) });
-      const { fence, job } = await read().catch((err: unknown) => {
+      // The job with its fence (one row, one unit): the decision is recorded only for the draft reviewed here.
+      const { fence, job } = await requireFencedJob(deps.jobs, jobKey).catch((err: unknown) => {
         throw toSpendfulFailure(err);
       });
       const letter = job.coverLetter as StoredLetter | null;

@@ -45,6 +45,20 @@ describe('scoreJob', () => {
     }
   });
 
+  it('reads the job with its fence in one unit of work: three units per score (job + fence, profile, fenced write)', async () => {
+    const { uow, jobs, prep } = await openJobStore(dbs.file('scoring-units'));
+    const profiles = new ProfileRepository(uow);
+    await profiles.put(sampleProfile());
+    await seedEnrichedJob(jobs, { jobKey: 'j1', ...samplePosting() });
+    const run = uow.run.bind(uow);
+    let units = 0;
+    uow.run = ((fn: Parameters<typeof run>[0]) => (units++, run(fn))) as typeof uow.run;
+    const llm = new LlmRuntime({ provider: 'extractive', prices: {}, timeoutMs: 1000, ledger: new SpendLedgerRepository(uow), ceilingUsd: () => 0 });
+    const activities = createScoringActivities({ jobs, prep, profile: () => profiles.get(), llm, threshold: () => 0 });
+    expect(await new MockActivityEnvironment().run(activities.scoreJob, { jobKey: 'j1' })).toMatchObject({ stage: 'pending_tailor', rescored: true });
+    expect(units).toBe(3);
+  });
+
   it("weighs the job's published pay against the profile's minimum salary (extractive)", async () => {
     const { uow, jobs, prep } = await openJobStore(dbs.file('scoring-pay'));
     const profiles = new ProfileRepository(uow);

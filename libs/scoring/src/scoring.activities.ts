@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { ScoringActivities } from '@jobctrl/pipeline/contracts';
-import { requireJob, type JobRecord, type JobRepository, type PreparationRepository } from '@jobctrl/shared/jobs';
+import { requireFencedJob, requireJob, type JobRecord, type JobRepository, type PreparationRepository } from '@jobctrl/shared/jobs';
 import { activityCaller, toSpendfulFailure, type LlmRuntime } from '@jobctrl/shared/llm';
 import type { StoredProfile } from '@jobctrl/shared/profile';
 import { scoreJobExtractive } from './extractive-score.rules';
@@ -25,9 +25,8 @@ export function createScoringActivities(deps: ScoringActivityDeps): ScoringActiv
   return {
     async scoreJob({ jobKey, allowScore = true }) {
       try {
-        // Read before the job (see fenceOf): a late attempt's score must not undo what a newer one did.
-        const fence = await deps.prep.fenceOf(jobKey);
-        const job = await requireJob(deps.jobs, jobKey);
+        // The job with its fence (one row, one unit): a late attempt's score must not undo what a newer one did.
+        const { fence, job } = await requireFencedJob(deps.jobs, jobKey);
         const { profile, revision } = await deps.profile();
         const stale = job.stage !== 'pending_enrichment' && (job.scoreProfileRevision ?? -1) < revision;
         if (!allowScore || (job.stage !== 'pending_score' && !stale)) return { score: job.score, stage: job.stage, rescored: false };

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { TailoringActivities } from '@jobctrl/pipeline/contracts';
-import { requireJob, type JobRepository, type PreparationRepository } from '@jobctrl/shared/jobs';
+import { requireFencedJob, type JobRepository, type PreparationRepository } from '@jobctrl/shared/jobs';
 import { activityCaller, toSpendfulFailure, type LlmRuntime } from '@jobctrl/shared/llm';
 import type { StoredProfile } from '@jobctrl/shared/profile';
 import { tailorResumeExtractive } from './extractive-tailor.rules';
@@ -23,9 +23,8 @@ export function createTailoringActivities(deps: TailoringActivityDeps): Tailorin
   return {
     async tailorResume({ jobKey }) {
       try {
-        // Read before the job (see fenceOf): a late attempt's resume must not overwrite a newer state.
-        const fence = await deps.prep.fenceOf(jobKey);
-        const job = await requireJob(deps.jobs, jobKey);
+        // The job with its fence (one row, one unit): a late attempt's resume must not overwrite a newer state.
+        const { fence, job } = await requireFencedJob(deps.jobs, jobKey);
         if (job.stage !== 'pending_tailor') return { stage: job.stage, method: 'none' };
         const { profile, revision } = await deps.profile();
         const posting = { title: job.title, company: job.company, description: job.descriptionText ?? '' };

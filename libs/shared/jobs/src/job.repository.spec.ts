@@ -193,6 +193,22 @@ describe('PreparationRepository', () => {
     });
   });
 
+  it('getFenced reads the job and the fence its write is checked against in one unit of work; a write after the read makes that fence stale', async () => {
+    await enriched(['j_a']);
+    const uow = (jobs as unknown as { uow: UnitOfWorkFactory }).uow;
+    const run = uow.run.bind(uow);
+    let units = 0;
+    uow.run = ((fn: Parameters<typeof run>[0]) => (units++, run(fn))) as typeof uow.run;
+    const read = await jobs.getFenced('j_a');
+    expect(units).toBe(1);
+    expect(read?.job).toMatchObject({ jobKey: 'j_a', stage: 'pending_score', descriptionText: 'text' });
+    expect(read?.fence).toEqual(await prep.fenceOf('j_a'));
+    // Another attempt's write in between: this attempt's late write is refused.
+    expect(await prep.recordScore('j_a', { score: 90, detail: {}, profileRevision: 1, threshold: 60 }, read?.fence)).toEqual({ applied: true, stage: 'pending_tailor' });
+    expect(await prep.recordScore('j_a', { score: 10, detail: {}, profileRevision: 1, threshold: 60 }, read?.fence)).toEqual({ applied: false, stage: 'pending_tailor' });
+    expect(await jobs.getFenced('missing')).toBeNull();
+  });
+
   it('ends at cover_rejected when the final draft is rejected', async () => {
     await enriched(['j_a']);
     await prep.recordScore('j_a', { score: 90, detail: {}, profileRevision: 1, threshold: 60 });

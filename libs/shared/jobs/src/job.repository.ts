@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { looksLikeBoardToken } from './employer-name.rules';
 import { jobAvailabilityOf, type CompensationStatement, type EnrichmentCandidate, type EnrichmentStatus, type JobAvailability, type JobListFilter, type JobRecord, type JobStage, type ObservedPosting, type PrepStatus } from './job.model';
+import type { StageFence } from './preparation.repository';
 
 /**
  * How long a claimed enrichment retry is held by whoever took it. Longer than one detail capture can
@@ -277,10 +278,22 @@ export class JobRepository {
 
 
   async get(jobKey: string): Promise<JobRecord | null> {
+    return (await this.getFenced(jobKey))?.job ?? null;
+  }
+
+  /**
+   * The job and the fence a preparation attempt writes against (see PreparationRepository.fenceOf),
+   * in one unit of work instead of two: both come from the same row of one statement, so no write can
+   * slip between the fence and the data the attempt decides on (two reads needed the fence first for
+   * that). A stage activity pays one connection open for them instead of two.
+   */
+  async getFenced(jobKey: string): Promise<{ job: JobRecord; fence: StageFence } | null> {
     return this.uow.run(async ({ manager }) => {
-      const rows: JobRow[] = await manager.query(`${RECORD_SELECT} WHERE j.job_key = ?`, [jobKey]);
-      if (rows.length === 0) return null;
-      return toRecord(rows[0], (await sourcesOf(manager, [jobKey])).get(jobKey) ?? []);
+      const rows: Array<JobRow & { stage_version: number }> = await manager.query(`${RECORD_SELECT} WHERE j.job_key = ?`, [jobKey]);
+      const row = rows[0];
+      if (!row) return null;
+      const job = toRecord(row, (await sourcesOf(manager, [jobKey])).get(jobKey) ?? []);
+      return { job, fence: { stage: row.stage, version: row.stage_version } };
     });
   }
 
@@ -431,4 +444,11 @@ export async function requireJob(jobs: JobRepository, jobKey: string): Promise<J
   const job = await jobs.get(jobKey);
   if (!job) throw new JobNotFoundError(jobKey);
   return job;
+}
+
+/** A stage activity's first read: the job and its attempt's fence (getFenced), or JobNotFoundError. */
+export async function requireFencedJob(jobs: JobRepository, jobKey: string): Promise<{ job: JobRecord; fence: StageFence }> {
+  const read = await jobs.getFenced(jobKey);
+  if (!read) throw new JobNotFoundError(jobKey);
+  return read;
 }

@@ -38,6 +38,7 @@ export class PreparationRepository {
   /**
    * Read at the start of an activity attempt, BEFORE the job itself: a write that happens between
    * the two reads then fails the fence instead of slipping under a decision made on older data.
+   * Stage activities read both at once instead (JobRepository.getFenced: one row, one unit of work).
    */
   async fenceOf(jobKey: string): Promise<StageFence | undefined> {
     const rows: Array<{ stage: JobStage; stage_version: number }> = await this.uow.run(({ manager }) =>
