@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { chromium } from 'playwright-core';
 import request from 'supertest';
 import { loadConfig } from '@jobctrl/shared/config';
-import { MAX_JSON_DEPTH } from '@jobctrl/shared/api-security';
+import { DEFAULT_LOGIN_RATE_LIMITS, LoginRateLimits, MAX_JSON_DEPTH } from '@jobctrl/shared/api-security';
 import { createApi } from './bootstrap';
 
 const temporalAddress = process.env['JOBCTRL_TEST_TEMPORAL_ADDRESS'];
@@ -18,14 +19,14 @@ const TOKEN = 'tok-3f9c1e7a5b2d4c6e8a0b1c2d3e4f5a6b';
 const root = path.resolve(__dirname, '..', '..', '..');
 
 /** An API on a throwaway config and a fake UI build, built in-process as main builds it. */
-async function api(dir: string, settings: Record<string, unknown>, env: Record<string, string>): Promise<INestApplication> {
+async function api(dir: string, settings: Record<string, unknown>, env: Record<string, string>, loginRateLimits?: LoginRateLimits): Promise<INestApplication> {
   const configPath = path.join(dir, 'config.json');
   fs.writeFileSync(configPath, JSON.stringify({ app_dir: 'data', api_port: 0, ...settings }));
   const webDir = path.join(dir, 'web');
   fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><div id="root"></div>');
   fs.writeFileSync(path.join(webDir, 'assets', 'index-abc.js'), 'console.log(1)');
-  const app = await createApi(loadConfig({ path: configPath, env: { TEMPORAL_ADDRESS: temporalAddress as string, ...env } }), { logger: false, webDir });
+  const app = await createApi(loadConfig({ path: configPath, env: { TEMPORAL_ADDRESS: temporalAddress as string, ...env } }), { logger: false, webDir, loginRateLimits });
   await app.init();
   return app;
 }
@@ -39,7 +40,9 @@ describe('API security with api_token_env set', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-security-'));
-    app = await api(dir, { api_token_env: 'JOBCTRL_TEST_API_TOKEN' }, { JOBCTRL_TEST_API_TOKEN: TOKEN });
+    // These tests present a dozen wrong tokens from one address on purpose; the limit has its own describe.
+    const unlimited = { ...DEFAULT_LOGIN_RATE_LIMITS, perAddress: 1000, overall: 1000 };
+    app = await api(dir, { api_token_env: 'JOBCTRL_TEST_API_TOKEN' }, { JOBCTRL_TEST_API_TOKEN: TOKEN }, unlimited);
   });
 
   afterAll(async () => {
@@ -153,6 +156,129 @@ describe('API security with api_token_env set', () => {
 
   it('a cross-site form post cannot log in (login CSRF)', async () => {
     await http().post('/v1/auth/login').set('origin', 'https://evil.example').type('form').send({ token: TOKEN }).expect(403);
+  });
+});
+
+/** One request from a chosen loopback source address (127.0.0.0/8 is all this machine): an attacker and the user told apart. */
+function from(source: string, port: number, method: string, url: string, opts: { body?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  const payload = opts.form ? new URLSearchParams(opts.form).toString() : opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  const type = opts.form ? 'application/x-www-form-urlencoded' : 'application/json';
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, localAddress: source, method, path: url, headers: { accept: 'application/json', ...(payload ? { 'content-type': type } : {}), ...opts.headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+describe('wrong API tokens are rate limited (per address, and overall)', () => {
+  // The real limits but a 3 s window, so "after the window" is a short wait.
+  const limits: LoginRateLimits = { ...DEFAULT_LOGIN_RATE_LIMITS, windowMs: 3_000 };
+  const dirs: string[] = [];
+  const apps: INestApplication[] = [];
+  const bearer = { authorization: `Bearer ${TOKEN}` };
+
+  async function listening(): Promise<number> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-ratelimit-'));
+    dirs.push(dir);
+    const app = await api(dir, { api_token_env: 'JOBCTRL_TEST_API_TOKEN' }, { JOBCTRL_TEST_API_TOKEN: TOKEN }, limits);
+    apps.push(app);
+    await app.listen(0, '127.0.0.1');
+    return (app.getHttpServer().address() as { port: number }).port;
+  }
+
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a brute force from one address gets 429 with Retry-After (the right token too, uncompared), while the user’s valid Bearer and cookie pass; the right token works after the window', async () => {
+    const port = await listening();
+    const attacker = '127.0.0.2';
+    const cookie = (await from('127.0.0.1', port, 'POST', '/v1/auth/login', { body: { token: TOKEN } })).headers['set-cookie']?.[0].split(';')[0] as string;
+    for (let i = 0; i < 5; i++) expect((await from(attacker, port, 'POST', '/v1/auth/login', { body: { token: `guess-${i}` } })).status).toBe(401);
+
+    const limited = await from(attacker, port, 'POST', '/v1/auth/login', { body: { token: 'guess-5' } });
+    expect(limited.status).toBe(429);
+    expect(JSON.parse(limited.body)).toEqual({ statusCode: 429, error: 'Too Many Requests', message: expect.stringContaining('from this address') });
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(3);
+    // Neither the right token at the login form nor as a Bearer is compared while the address is limited:
+    // a 429 that still let a correct guess through would only hide the answer.
+    expect((await from(attacker, port, 'POST', '/v1/auth/login', { body: { token: TOKEN } })).status).toBe(429);
+    expect((await from(attacker, port, 'GET', '/v1/jobs', { headers: bearer })).status).toBe(429);
+    const form = await from(attacker, port, 'POST', '/v1/auth/login', { form: { token: TOKEN, next: '/' } });
+    expect(form.status).toBe(429);
+    expect(form.headers['retry-after']).toBeDefined();
+    expect(form.body).toContain('Too many wrong tokens');
+
+    // The user, meanwhile: Bearer and cookie unaffected.
+    expect((await from('127.0.0.1', port, 'GET', '/v1/jobs', { headers: bearer })).status).toBe(200);
+    expect((await from('127.0.0.1', port, 'GET', '/v1/jobs', { headers: { cookie } })).status).toBe(200);
+
+    await new Promise((r) => setTimeout(r, retryAfter * 1000 + 200));
+    const after = await from(attacker, port, 'POST', '/v1/auth/login', { body: { token: TOKEN } });
+    expect(after.status).toBe(204);
+    expect(after.headers['set-cookie']?.[0]).toContain('jobctrl_session=');
+  });
+
+  it('wrong Bearer tokens count as guesses too', async () => {
+    const port = await listening();
+    for (let i = 0; i < 5; i++) expect((await from('127.0.0.3', port, 'GET', '/v1/jobs', { headers: { authorization: `Bearer guess-${i}` } })).status).toBe(401);
+    const limited = await from('127.0.0.3', port, 'GET', '/v1/jobs', { headers: { authorization: 'Bearer guess-5' } });
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+
+  it('rotating addresses: 30 wrong tokens overall close the login form to every address, while a valid Bearer and cookie still pass', async () => {
+    const port = await listening();
+    const cookie = (await from('127.0.0.1', port, 'POST', '/v1/auth/login', { body: { token: TOKEN } })).headers['set-cookie']?.[0].split(';')[0] as string;
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await from(`127.0.1.${1 + Math.floor(i / 5)}`, port, 'POST', '/v1/auth/login', { body: { token: `guess-${i}` } })).status);
+    // The 30th wrong token closes the budget: it is answered 429 already.
+    expect(statuses).toEqual([...Array(29).fill(401), 429]);
+
+    const fresh = await from('127.0.2.1', port, 'POST', '/v1/auth/login', { body: { token: TOKEN } });
+    expect(fresh.status).toBe(429);
+    expect(JSON.parse(fresh.body).message).toContain('all addresses');
+    expect(Number(fresh.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await from('127.0.2.2', port, 'GET', '/v1/jobs', { headers: { authorization: 'Bearer guess-x' } })).status).toBe(429);
+
+    expect((await from('127.0.0.1', port, 'GET', '/v1/jobs', { headers: bearer })).status).toBe(200);
+    expect((await from('127.0.2.3', port, 'GET', '/v1/jobs', { headers: bearer })).status).toBe(200);
+    expect((await from('127.0.0.1', port, 'GET', '/v1/jobs', { headers: { cookie } })).status).toBe(200);
+  });
+});
+
+describe('a logout survives an API restart', () => {
+  let dir: string;
+  let app: INestApplication | undefined;
+
+  afterAll(async () => {
+    await app?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('login, logout, restart on the same SQLite file: the logged-out cookie is refused, another session still works', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-logout-'));
+    const start = () => api(dir, { api_token_env: 'JOBCTRL_TEST_API_TOKEN' }, { JOBCTRL_TEST_API_TOKEN: TOKEN });
+    app = await start();
+    const login = async () => ((await request(app?.getHttpServer()).post('/v1/auth/login').send({ token: TOKEN }).expect(204)).headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    const out = await login();
+    const kept = await login();
+    await request(app.getHttpServer()).get('/v1/jobs').set('cookie', out).expect(200);
+    await request(app.getHttpServer()).post('/v1/auth/logout').set('cookie', out).expect(204);
+    await request(app.getHttpServer()).get('/v1/jobs').set('cookie', out).expect(401);
+
+    await app.close();
+    app = await start();
+    await request(app.getHttpServer()).get('/v1/jobs').set('cookie', out).expect(401);
+    await request(app.getHttpServer()).get('/v1/jobs').set('cookie', kept).expect(200);
   });
 });
 

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { readCookie, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, SessionSigner, sameSecret } from './api-token';
+import { readCookie, RevokedSession, RevokedSessionStore, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, SessionSigner, sameSecret } from './api-token';
 import { loginPage, safeNext } from './login-page';
+import { DEFAULT_LOGIN_RATE_LIMITS, LoginRateLimiter, LoginRateLimits } from './login-rate-limit';
 import { crossSiteRefusal, fromLoopbackPeer } from './request-origin';
 
 export const LOGIN_PAGE_PATH = '/login';
@@ -18,6 +19,10 @@ export interface ApiAuthOptions {
   token: string | undefined;
   /** The API listens on loopback only: requests must then be addressed to a loopback name. */
   boundToLoopback: boolean;
+  /** Where logouts outlive the process, and the ones it held at start (see apiAuth). */
+  revocations?: { store: RevokedSessionStore; active: readonly RevokedSession[] };
+  /** Wrong-token bounds; tests shorten the window. */
+  loginRateLimits?: LoginRateLimits;
   now?: () => number;
 }
 
@@ -31,6 +36,20 @@ export function sendError(res: ServerResponse, statusCode: number, error: string
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('cache-control', 'no-store');
   res.end(JSON.stringify({ statusCode, error, message }));
+}
+
+/** The limiter's answer: 429 with Retry-After in whole seconds (at least 1, so a client never retries at once). */
+function tooManyAttempts(res: ServerResponse, waitMs: number, scope: 'address' | 'overall', form: boolean): void {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  const who = scope === 'address' ? 'from this address' : 'to this API from all addresses together';
+  const message = `too many wrong API tokens ${who}: try again in ${seconds} s`;
+  if (!form) return sendError(res, 429, 'Too Many Requests', message, { 'retry-after': String(seconds) });
+  // A person at the login form gets the form back, saying why and for how long.
+  res.statusCode = 429;
+  res.setHeader('retry-after', String(seconds));
+  res.setHeader('content-type', 'text/html; charset=utf-8');
+  res.setHeader('cache-control', 'no-store');
+  res.end(loginPage({ next: '/', failed: false, notice: `Too many wrong tokens ${who}. Try again in ${seconds} s.` }));
 }
 
 function redirect(res: ServerResponse, location: string, cookie?: string): void {
@@ -88,6 +107,30 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
   const { token } = opts;
   const sessions = token === undefined ? null : new SessionSigner(token, opts.now);
   const refuse = (res: ServerResponse, message: string) => sendError(res, 401, 'Unauthorized', message, { 'www-authenticate': 'Bearer realm="jobctrl"' });
+  const limiter = token === undefined ? null : new LoginRateLimiter(opts.loginRateLimits ?? DEFAULT_LOGIN_RATE_LIMITS, opts.now);
+  sessions?.restore(opts.revocations?.active ?? []);
+
+  /**
+   * Before a presented token is compared: an address over its budget is not compared at all (a
+   * correct guess would otherwise still get through, so the 429 would only hide the answer).
+   * With `overallToo` (the login form) the overall budget applies the same way.
+   */
+  function limited(req: IncomingMessage, res: ServerResponse, overallToo: boolean, form: boolean): boolean {
+    if (!limiter) return false;
+    const addressWait = limiter.addressWaitMs(req.socket.remoteAddress);
+    const overallWait = overallToo ? limiter.overallWaitMs() : 0;
+    if (addressWait === 0 && overallWait === 0) return false;
+    tooManyAttempts(res, addressWait || overallWait, addressWait > 0 ? 'address' : 'overall', form);
+    return true;
+  }
+
+  /** After a wrong token: counted; 429 once the overall budget is spent, else the caller's own refusal. */
+  function wrongToken(req: IncomingMessage, res: ServerResponse, form: boolean, refusal: () => void): void {
+    limiter?.recordFailure(req.socket.remoteAddress);
+    const overallWait = limiter?.overallWaitMs() ?? 0;
+    if (overallWait > 0) return tooManyAttempts(res, overallWait, 'overall', form);
+    refusal();
+  }
 
   async function login(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const contentType = (req.headers['content-type'] ?? '').toLowerCase();
@@ -97,8 +140,9 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
     const fields = loginFields(contentType, body);
     const next = safeNext(fields.next);
     if (!sessions || !token) return isForm ? redirect(res, next) : void res.writeHead(204).end();
+    if (limited(req, res, true, isForm)) return;
     if (typeof fields.token !== 'string' || !sameSecret(fields.token, token)) {
-      return isForm ? redirect(res, `${LOGIN_PAGE_PATH}?failed=1&next=${encodeURIComponent(next)}`) : refuse(res, 'wrong API token');
+      return wrongToken(req, res, isForm, () => (isForm ? redirect(res, `${LOGIN_PAGE_PATH}?failed=1&next=${encodeURIComponent(next)}`) : refuse(res, 'wrong API token')));
     }
     const cookie = sessionCookie(req, sessions.issue(), SESSION_MAX_AGE_SECONDS);
     if (isForm) return redirect(res, next, cookie);
@@ -125,11 +169,16 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
     }
     if (path === LOGIN_PATH && method === 'POST') return void login(req, res).catch(next);
     if (path === LOGOUT_PATH && method === 'POST') {
-      const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
-      sessions?.revoke(cookie);
-      res.statusCode = 204;
-      res.setHeader('set-cookie', sessionCookie(req, '', 0));
-      return void res.end();
+      const revoked = sessions?.revoke(readCookie(req.headers.cookie, SESSION_COOKIE)) ?? null;
+      const done = () => {
+        res.statusCode = 204;
+        res.setHeader('set-cookie', sessionCookie(req, '', 0));
+        res.end();
+      };
+      // Answered once the revocation is on disk: a logout the user saw succeed survives a restart.
+      const store = opts.revocations?.store;
+      if (!revoked || !store) return done();
+      return void store.add(revoked, Math.floor((opts.now ?? Date.now)() / 1000)).then(done, next);
     }
     if (!sessions || !token) return next();
 
@@ -141,7 +190,11 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
     if (authorization !== undefined) {
       const bearer = /^Bearer +(\S+) *$/i.exec(authorization);
       // A wrong credential is refused even beside a valid cookie: the caller meant this one.
-      return bearer && sameSecret(bearer[1], token) ? next() : refuse(res, bearer ? 'wrong API token' : 'the Authorization header must be "Bearer <token>"');
+      if (!bearer) return refuse(res, 'the Authorization header must be "Bearer <token>"');
+      // A Bearer is a guess like the login form's, so its address's budget applies; the overall one does
+      // not stop a valid Bearer (the user's scripts keep working while someone else hammers the form).
+      if (limited(req, res, false, false)) return;
+      return sameSecret(bearer[1], token) ? next() : wrongToken(req, res, false, () => refuse(res, 'wrong API token'));
     }
     if (sessions.valid(readCookie(req.headers.cookie, SESSION_COOKIE))) return next();
 
@@ -151,4 +204,15 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
     }
     refuse(res, 'this API requires its token: send Authorization: Bearer <token>, or log in at /login');
   };
+}
+
+/**
+ * apiAuthMiddleware with the logouts a store kept across restarts loaded first (createApi awaits this
+ * before the API serves anything, so no request is checked against a partial list).
+ */
+export async function apiAuth(opts: Omit<ApiAuthOptions, 'revocations'> & { revocationStore?: RevokedSessionStore }): Promise<Middleware> {
+  const { revocationStore: store, ...rest } = opts;
+  if (!store || rest.token === undefined) return apiAuthMiddleware(rest);
+  const active = await store.active(Math.floor((rest.now ?? Date.now)() / 1000));
+  return apiAuthMiddleware({ ...rest, revocations: { store, active } });
 }

@@ -16,13 +16,31 @@ export const SESSION_COOKIE = 'jobctrl_session';
 /** A week: a person's own tool, logged into from a browser they control. */
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
 
+/** A logged-out session: its cookie's nonce, refused until the cookie's own expiry (epoch seconds). */
+export interface RevokedSession {
+  nonce: string;
+  expiresAt: number;
+}
+
 /**
- * Sessions are stateless (a signed expiry), keyed by the token: an API restart (the stack restarts a
- * crashed API) keeps the user logged in, and changing the token ends every session at once.
+ * Where logouts are kept so they outlive the API process (the stack restarts a crashed API, and a
+ * restart must not bring a logged-out cookie back). apps/api gives the SQLite repository.
+ */
+export interface RevokedSessionStore {
+  /** The revocations still in force at `nowSeconds`; expired ones may be pruned on the way. */
+  active(nowSeconds: number): Promise<RevokedSession[]>;
+  /** Keeps one more (and may prune expired ones); resolves once it is durable. */
+  add(revoked: RevokedSession, nowSeconds: number): Promise<void>;
+}
+
+/**
+ * Sessions are a signed expiry, keyed by the token: an API restart (the stack restarts a crashed API)
+ * keeps the user logged in, and changing the token ends every session at once. Only logouts are state:
+ * kept here for the synchronous check and, through a RevokedSessionStore, on disk.
  */
 export class SessionSigner {
   private readonly key: Buffer;
-  /** Logged-out cookies until they expire: a copied cookie must not outlive its logout. */
+  /** Logged-out cookies' nonces until they expire: a copied cookie must not outlive its logout. */
   private readonly revoked = new Map<string, number>();
 
   constructor(token: string, private readonly now: () => number = Date.now) {
@@ -40,19 +58,33 @@ export class SessionSigner {
     return `${expiresAt}.${nonce}.${this.mac(expiresAt, nonce)}`;
   }
 
-  valid(cookie: string | undefined): boolean {
+  /** The cookie's expiry and nonce when it is a genuine, unexpired session (revoked or not). */
+  private parse(cookie: string | undefined): RevokedSession | null {
     const match = cookie === undefined ? null : /^(\d{1,12})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{1,100})$/.exec(cookie);
-    if (!match) return false;
+    if (!match) return null;
     const expiresAt = Number(match[1]);
-    if (expiresAt * 1000 <= this.now()) return false;
-    return sameSecret(match[3], this.mac(expiresAt, match[2])) && !this.revoked.has(cookie as string);
+    if (expiresAt * 1000 <= this.now()) return null;
+    return sameSecret(match[3], this.mac(expiresAt, match[2])) ? { nonce: match[2], expiresAt } : null;
   }
 
-  revoke(cookie: string | undefined): void {
-    if (!cookie || !this.valid(cookie)) return;
+  valid(cookie: string | undefined): boolean {
+    const session = this.parse(cookie);
+    return session !== null && !this.revoked.has(session.nonce);
+  }
+
+  /** Ends the cookie's session here; returns what to persist (null: nothing to revoke). */
+  revoke(cookie: string | undefined): RevokedSession | null {
+    const session = this.parse(cookie);
+    if (!session || this.revoked.has(session.nonce)) return null;
+    this.restore([session]);
+    return session;
+  }
+
+  /** Revocations read back from the store at start (expired ones are dropped as new ones arrive). */
+  restore(sessions: readonly RevokedSession[]): void {
     const nowSeconds = this.now() / 1000;
-    for (const [value, expiresAt] of this.revoked) if (expiresAt <= nowSeconds) this.revoked.delete(value);
-    this.revoked.set(cookie, Number(cookie.split('.')[0]));
+    for (const [nonce, expiresAt] of this.revoked) if (expiresAt <= nowSeconds) this.revoked.delete(nonce);
+    for (const s of sessions) if (s.expiresAt > nowSeconds) this.revoked.set(s.nonce, s.expiresAt);
   }
 }
 

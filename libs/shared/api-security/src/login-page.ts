@@ -13,8 +13,9 @@ export function safeNext(next: unknown): string {
  * GET /login: a plain form (no script, so the CSP needs no exception) that POSTs the token to
  * /v1/auth/login, which sets the session cookie and sends the browser on to `next`.
  */
-export function loginPage(opts: { next: string; failed: boolean }): string {
-  const failed = opts.failed ? '<p role="alert" style="color:#b00020">That token is not the API token. Try again.</p>' : '';
+export function loginPage(opts: { next: string; failed: boolean; notice?: string }): string {
+  const alert = opts.notice ?? (opts.failed ? 'That token is not the API token. Try again.' : '');
+  const failed = alert ? `<p role="alert" style="color:#b00020">${escapeHtml(alert)}</p>` : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>jobctrl: log in</title><link rel="icon" href="data:,"></head>
 <body style="font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;line-height:1.5">
 <h1>jobctrl</h1>
