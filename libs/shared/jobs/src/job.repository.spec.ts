@@ -209,6 +209,28 @@ describe('PreparationRepository', () => {
     expect(await jobs.getFenced('missing')).toBeNull();
   });
 
+  it('a fenced write holds the writer for three statements when it applies (BEGIN IMMEDIATE, UPDATE, COMMIT), one more to report the stage when it is refused', async () => {
+    await enriched(['j_a']);
+    const uow = (jobs as unknown as { uow: UnitOfWorkFactory }).uow;
+    const run = uow.run.bind(uow);
+    const statements: string[] = [];
+    uow.run = ((fn: (u: UnitOfWork) => Promise<unknown>) =>
+      run((u) => {
+        const query = u.queryRunner.query.bind(u.queryRunner);
+        u.queryRunner.query = ((sql: string, ...rest: never[]) => (statements.push(sql.trim().split(/\s+/)[0]), query(sql, ...rest))) as typeof query;
+        return fn(u);
+      })) as typeof uow.run;
+    const fence = await prep.fenceOf('j_a');
+    statements.length = 0;
+    expect(await prep.recordScore('j_a', { score: 90, detail: {}, profileRevision: 1, threshold: 60 }, fence)).toEqual({ applied: true, stage: 'pending_tailor' });
+    expect(statements).toEqual(['BEGIN', 'UPDATE', 'COMMIT']);
+    statements.length = 0;
+    expect(await prep.recordTailored('j_a', {}, fence)).toBe('pending_tailor');
+    expect(statements).toEqual(['BEGIN', 'UPDATE', 'SELECT', 'COMMIT']);
+    expect(await prep.recordTailored('j_a', {}, await prep.fenceOf('j_a'))).toBe('pending_cover');
+    expect(await jobs.get('j_a')).toMatchObject({ stage: 'pending_cover', score: 90 });
+  });
+
   it('ends at cover_rejected when the final draft is rejected', async () => {
     await enriched(['j_a']);
     await prep.recordScore('j_a', { score: 90, detail: {}, profileRevision: 1, threshold: 60 });

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager, QueryRunner } from 'typeorm';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { PREPARATION_PENDING_STAGES, type JobStage, type PrepStatus } from './job.model';
 
@@ -68,6 +68,7 @@ export class PreparationRepository {
       `stage <> 'pending_enrichment'`,
       [],
       now,
+      next,
     );
   }
 
@@ -121,7 +122,7 @@ export class PreparationRepository {
    * still waits for enrichment (there is nothing to score yet): then nothing is written.
    */
   async requeueForScoring(jobKey: string, now = Date.now()): Promise<StageWrite> {
-    return this.fencedWrite(jobKey, undefined, `stage = 'pending_score', prep_status = NULL`, [], `stage <> 'pending_enrichment'`, [], now);
+    return this.fencedWrite(jobKey, undefined, `stage = 'pending_score', prep_status = NULL`, [], `stage <> 'pending_enrichment'`, [], now, 'pending_score');
   }
 
   async setPrepStatus(jobKey: string, status: PrepStatus, now = Date.now()): Promise<void> {
@@ -220,17 +221,21 @@ export class PreparationRepository {
   }
 
   private async transition(jobKey: string, fence: StageFence | undefined, from: JobStage, to: JobStage, set: string, params: unknown[], now: number): Promise<JobStage | null> {
-    const { stage } = await this.fencedWrite(jobKey, fence, `${set}, stage = ?, prep_status = NULL`, [...params, to], `stage = ?`, [from], now);
+    const { stage } = await this.fencedWrite(jobKey, fence, `${set}, stage = ?, prep_status = NULL`, [...params, to], `stage = ?`, [from], now, to);
     return stage;
   }
 
-  /** One guarded write in its own transaction, reporting whether it applied and where the job stands. */
-  private async fencedWrite(jobKey: string, fence: StageFence | undefined, set: string, params: unknown[], guard: string, guardParams: unknown[], now: number): Promise<StageWrite> {
+  /**
+   * One guarded write in its own transaction, reporting whether it applied and where the job stands:
+   * `to`, the stage the write sets, when it applied (asked again only when it did not). Every
+   * statement here runs while this process's writer turn is held, so the fewer the better.
+   */
+  private async fencedWrite(jobKey: string, fence: StageFence | undefined, set: string, params: unknown[], guard: string, guardParams: unknown[], now: number, to: JobStage): Promise<StageWrite> {
     return this.uow.run(({ transaction }) =>
       transaction(async (m) => {
-        const applied = await this.update(m, jobKey, fence, set, params, guard, guardParams, now);
+        if (await this.update(m, jobKey, fence, set, params, guard, guardParams, now)) return { applied: true, stage: to };
         const rows: Array<{ stage: JobStage }> = await m.query(`SELECT stage FROM jobs WHERE job_key = ?`, [jobKey]);
-        return { applied, stage: rows[0]?.stage ?? null };
+        return { applied: false, stage: rows[0]?.stage ?? null };
       }, 'immediate'),
     );
   }
@@ -248,13 +253,21 @@ export class PreparationRepository {
   ): Promise<boolean> {
     const fenceSql = fence ? ` AND stage = ? AND stage_version = ?` : '';
     const fenceParams = fence ? [fence.stage, fence.version] : [];
-    await m.query(
+    // The structured result carries the statement's own change count, so no `SELECT changes()`
+    // round trip to a libuv thread follows it.
+    const { affected } = (await queryRunnerOf(m).query(
       `UPDATE jobs SET ${set}, stage_version = stage_version + 1, updated_at = ? WHERE job_key = ? AND ${guard}${fenceSql}`,
       [...params, now, jobKey, ...guardParams, ...fenceParams],
-    );
-    const [{ n }] = (await m.query(`SELECT changes() AS n`)) as Array<{ n: number }>;
-    return n > 0;
+      true,
+    )) as { affected?: number };
+    return (affected ?? 0) > 0;
   }
+}
+
+/** The unit's own query runner, which every manager a unit of work hands out is bound to. */
+function queryRunnerOf(m: EntityManager): QueryRunner {
+  if (!m.queryRunner) throw new Error('a preparation write needs the manager of a unit of work');
+  return m.queryRunner;
 }
 
 /** Two paths name the same file once links are resolved (a path that does not resolve stands for itself). */
