@@ -6,7 +6,7 @@ import { PipelineRunRepository } from '@jobctrl/runs';
 import { LlmRuntime, SpendLedgerRepository, type LlmRuntimeOptions } from '@jobctrl/shared/llm';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import type { ActivityGauge, CpuTaskPool, WorkerExecutors } from '@jobctrl/shared/temporal';
-import { createLifecycleActivities, createSmokeActivities } from '@jobctrl/operations';
+import { createLifecycleActivities, createSmokeActivities, heartbeatLiveness, WorkerHeartbeatRepository } from '@jobctrl/operations';
 import { createDiscoveryActivities, DiscoveryRuntimeRepository, postingApiOf, SourceRepository } from '@jobctrl/discovery';
 import { ChromiumRenderer, createEnrichmentActivities, RunCommitNotifier } from '@jobctrl/enrichment';
 import { createScoringActivities } from '@jobctrl/scoring';
@@ -46,6 +46,12 @@ export interface PreparationSettings {
   llm: Omit<LlmRuntimeOptions, 'ledger' | 'ceilingUsd'>;
   /** Read on every use, so PATCH /v1/settings applies without a restart. */
   live: () => Pick<LiveWorkerSettings, 'dailySpendCeilingUsd' | 'tailorScoreThreshold' | 'recoveryIdleMs'>;
+  /**
+   * worker_heartbeat_stale_seconds (ms), when this worker heartbeats (the worker app): the spend
+   * ledger then charges another worker's in-flight calls as `unknown` once its heartbeat is stale.
+   * Without it (tests, benches: no heartbeat of their own) only the reservation TTL settles them.
+   */
+  heartbeatStaleMs?: number;
 }
 
 /** Without settings (tests, benches) the worker runs with the schema's defaults, stated only there. */
@@ -91,9 +97,13 @@ export function buildActivities(deps: ActivityDeps) {
     : undefined;
   // A family's commit wakes this worker's live enrichment consumer of the same run at once.
   const commits = new RunCommitNotifier();
+  // The crawl advances the run's progress; the live enrichment consumer reads it to know when to end.
+  const discoveryRuns = new DiscoveryRunRepository(deps.uow);
   const prepSettings = deps.pipeline.preparation ?? DEFAULT_PREPARATION;
   const prep = new PreparationRepository(deps.uow);
-  const ledger = new SpendLedgerRepository(deps.uow);
+  // Reservations name this worker, so another process can tell a dead worker's in-flight calls (see SpendLedgerRepository).
+  const liveness = prepSettings.heartbeatStaleMs ? heartbeatLiveness(new WorkerHeartbeatRepository(deps.uow), prepSettings.heartbeatStaleMs) : undefined;
+  const ledger = new SpendLedgerRepository(deps.uow, { owner: deps.workerIdentity, liveness });
   const profiles = new ProfileRepository(deps.uow);
   const llm = new LlmRuntime({ ...prepSettings.llm, ledger, ceilingUsd: () => prepSettings.live().dailySpendCeilingUsd });
   const reviews = new ReviewExecutor({ leafLimit: deps.activitySlots });
@@ -134,14 +144,14 @@ export function buildActivities(deps: ActivityDeps) {
       sources: new SourceRepository(deps.uow),
       runtime: new DiscoveryRuntimeRepository(deps.uow),
       jobs,
-      runs: new DiscoveryRunRepository(deps.uow),
+      runs: discoveryRuns,
       http,
       internalConcurrency: liveConcurrency,
       fileSourceDirs: deps.pipeline.fileSourceDirs ?? SCHEMA_DEFAULTS.fileSourceDirs,
       startPreparation,
       onJobsCommitted: (runId) => commits.notify(runId),
     }),
-    ...createEnrichmentActivities({ jobs, http, cpu: deps.cpu, renderer, startPreparation, pollIntervalMs: deps.pipeline.enrichmentPollMs, commits, log: deps.log }),
+    ...createEnrichmentActivities({ jobs, runs: discoveryRuns, http, cpu: deps.cpu, renderer, startPreparation, pollIntervalMs: deps.pipeline.enrichmentPollMs, commits, log: deps.log }),
     ...preparation,
     // Posting checks share the worker's host policy and browser: a board is one host to all of them.
     ...createApplyActivities({

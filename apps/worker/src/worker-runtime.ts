@@ -55,7 +55,7 @@ export class WorkerRuntime {
           hostPolicy: { ...this.config.hostPolicy, allowedPrivateHosts: this.config.allowedPrivateHosts },
           fileSourceDirs: this.config.fileSourceDirs,
           browserExecutablePath: this.config.browserExecutablePath,
-          preparation: { llm: this.config.llm, live: preparationLive },
+          preparation: { llm: this.config.llm, live: preparationLive, heartbeatStaleMs: this.config.heartbeat.staleMs },
           availability: preparationLive,
           apply: { appDir: this.config.appDir, dailyCap: () => this.live.worker().applyDailyCap },
         },

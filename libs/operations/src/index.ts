@@ -14,6 +14,7 @@ export * from './smoke-run.service';
 export * from './worker-heartbeat.entity';
 export * from './worker-heartbeat.model';
 export * from './worker-heartbeat.repository';
+export * from './worker-liveness';
 export * from './worker-ready.guard';
 export * from './worker-readiness.rules';
 export * from './worker-readiness.service';

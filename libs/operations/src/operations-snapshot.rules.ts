@@ -1,7 +1,7 @@
 import type { ActiveActivityItem } from '@jobctrl/shared/temporal';
 import { ACTIVITY_DETAIL_CAP } from '@jobctrl/shared/temporal';
 import type { WorkerHeartbeat } from './worker-heartbeat.model';
-import { parseHeartbeatRow, ReadinessContext } from './worker-readiness.rules';
+import { heartbeatIsFresh, parseHeartbeatRow, ReadinessContext } from './worker-readiness.rules';
 
 export interface WorkerCapacityRow {
   workerId: string;
@@ -48,7 +48,7 @@ export function aggregateCapacity(rows: Array<Record<string, unknown>>, ctx: Rea
     return { status: 'missing', taskQueue: null, ...empty, reason: `no valid worker heartbeat for database ${ctx.databasePath}` };
   }
   const taskQueue = mine[0].taskQueue;
-  const fresh = mine.filter((hb) => hb.taskQueue === taskQueue && ctx.now - hb.recordedAt <= ctx.staleMs);
+  const fresh = mine.filter((hb) => hb.taskQueue === taskQueue && heartbeatIsFresh(hb.recordedAt, ctx.now, ctx.staleMs));
   if (fresh.length === 0) {
     const age = Math.round((ctx.now - mine[0].recordedAt) / 1000);
     return { status: 'stale', taskQueue, ...empty, reason: `newest heartbeat on ${taskQueue} is ${age} s old` };

@@ -40,6 +40,15 @@ export class WorkerHeartbeatRepository {
     await this.uow.run(({ manager }) => manager.delete(WorkerHeartbeatEntity, { workerId }).then(() => undefined));
   }
 
+  /** When each of these workers last wrote its heartbeat; a worker with no row is missing from the map. */
+  async lastRecordedAt(workerIds: readonly string[]): Promise<Map<string, number>> {
+    if (workerIds.length === 0) return new Map();
+    const rows: Array<{ worker_id: string; recorded_at: number }> = await this.uow.run(({ manager }) =>
+      manager.query(`SELECT worker_id, recorded_at FROM worker_heartbeats WHERE worker_id IN (${workerIds.map(() => '?').join(', ')})`, [...workerIds]),
+    );
+    return new Map(rows.map((r) => [r.worker_id, Number(r.recorded_at)]));
+  }
+
   /** Raw rows for one database identity; schema validation is the read model's job. */
   async listForDatabase(databasePath: string): Promise<WorkerHeartbeatEntity[]> {
     return this.uow.run(({ manager }) =>

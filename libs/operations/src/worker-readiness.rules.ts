@@ -32,6 +32,15 @@ export interface ReadinessContext {
   staleMs: number;
 }
 
+/**
+ * The one definition of a live worker: a heartbeat at most `staleMs` (worker_heartbeat_stale_seconds)
+ * old. Readiness, the operations snapshot and the spend ledger's settlement of a dead worker's
+ * reservations (heartbeatLiveness) all ask this.
+ */
+export function heartbeatIsFresh(recordedAt: number, now: number, staleMs: number): boolean {
+  return now - recordedAt <= staleMs;
+}
+
 /** Accepts clocks up to this far ahead (another process's clock, same host): beyond it a row is invalid. */
 const FUTURE_SKEW_MS = 5_000;
 
@@ -90,7 +99,7 @@ export function classifyWorkerReadiness(rows: Array<Record<string, unknown>>, ct
       newest: null,
     };
   }
-  const fresh = valid.filter((hb) => ctx.now - hb.recordedAt <= ctx.staleMs);
+  const fresh = valid.filter((hb) => heartbeatIsFresh(hb.recordedAt, ctx.now, ctx.staleMs));
   const newest = valid[0];
   const ageMs = Math.max(0, ctx.now - newest.recordedAt);
   // One fresh worker that reaches Temporal is enough to run work; when none does, the outage is what

@@ -57,7 +57,7 @@ export class LlmRuntime {
         ...(o.effort ? { defaultEffort: o.effort } : {}),
         onUsage: (usage) => recordUsage(o.ledger, usage, { jobKey: context.jobKey }, held),
       });
-    return withSpendGate(inner, o.ledger, o.ceilingUsd, { signal: context.signal, onWait: context.onWait });
+    return withSpendGate(inner, o.ledger, o.ceilingUsd, { signal: context.signal, onWait: context.onWait, jobKey: context.jobKey, effort: o.effort });
   }
 }
 

@@ -18,6 +18,9 @@ export interface ModelPrice {
 }
 export type PriceTable = Record<string, ModelPrice>;
 
+/** How a recorded attempt ended (llm_spend.outcome). */
+export type SpendOutcome = 'ok' | 'invalid_output' | 'http_error' | 'unanswered' | 'unknown';
+
 /** One HTTP attempt's usage, recorded whether or not its output was usable. */
 export interface LlmUsage {
   provider: ModelProviderName;
@@ -31,9 +34,10 @@ export interface LlmUsage {
    * ok: parsed and valid; invalid_output: the model answered but the answer failed validation;
    * http_error: the server answered an error status (no tokens billed); unanswered: the request was
    * sent but no readable answer came back (cancelled or timed out in flight, connection lost), so it
-   * is charged at its worst case.
+   * is charged at its worst case. unknown: never reported by a client — the ledger's row for a call
+   * whose worker died mid-call (see SpendLedgerRepository), charged at its reservation's estimate.
    */
-  outcome: 'ok' | 'invalid_output' | 'http_error' | 'unanswered';
+  outcome: SpendOutcome;
   /** The server reported no usage, so the tokens are estimated (from the text, or the worst case). */
   estimated?: boolean;
 }

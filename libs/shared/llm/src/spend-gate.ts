@@ -1,6 +1,6 @@
 import { LlmError } from './llm.errors';
-import type { LlmClient, LlmUsage, StructuredRequest, StructuredResult } from './llm.types';
-import type { SpendLedgerRepository } from './spend-ledger.repository';
+import type { Effort, LlmClient, LlmUsage, StructuredRequest, StructuredResult } from './llm.types';
+import type { ReservedCall, SpendLedgerRepository } from './spend-ledger.repository';
 
 /** Raised before a model call when today's spend has reached the daily ceiling. */
 export class SpendCeilingReachedError extends Error {
@@ -21,6 +21,12 @@ export interface SpendGateCaller {
   signal?: AbortSignal;
   /** Called on every admission poll while the call waits for in-flight calls to settle. */
   onWait?: () => void;
+  /**
+   * Written on each call's reservation, so a call whose worker dies mid-call is charged to its job
+   * (and named with the effort the client will use when the request does not say).
+   */
+  jobKey?: string;
+  effort?: Effort;
 }
 
 /**
@@ -28,7 +34,7 @@ export interface SpendGateCaller {
  * admission waits. Takes the activity context structurally, so this lib needs no Temporal activity
  * import: `clientFor({ jobKey, ...activityCaller(Context.current()) })`.
  */
-export function activityCaller(activity: { cancellationSignal: AbortSignal; heartbeat(details?: unknown): void }): Required<SpendGateCaller> {
+export function activityCaller(activity: { cancellationSignal: AbortSignal; heartbeat(details?: unknown): void }): Required<Pick<SpendGateCaller, 'signal' | 'onWait'>> {
   return { signal: activity.cancellationSignal, onWait: () => activity.heartbeat() };
 }
 
@@ -50,7 +56,8 @@ export function withSpendGate(inner: LlmClient | ((held: HeldReservation) => Llm
     estimateCostUsd: (request) => meta.estimateCostUsd(request),
     async generate<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
       const signal = eitherSignal(request.signal, caller.signal);
-      const held: HeldReservation = { id: await admit(ledger, ceilingUsd, 2 * meta.estimateCostUsd(request), label, signal, caller.onWait) };
+      const call: ReservedCall = { lane: request.lane, provider: meta.provider, model: meta.model, effort: request.effort ?? caller.effort, jobKey: caller.jobKey };
+      const held: HeldReservation = { id: await admit(ledger, ceilingUsd, 2 * meta.estimateCostUsd(request), call, label, signal, caller.onWait) };
       try {
         return await clientFor(held).generate(signal ? { ...request, signal } : request);
       } finally {
@@ -79,7 +86,9 @@ export interface HeldReservation {
  */
 export async function recordUsage(ledger: SpendLedgerRepository, usage: LlmUsage, context: { jobKey?: string }, held: HeldReservation): Promise<void> {
   const id = held.id;
-  if (!id || usage.outcome === 'invalid_output') return ledger.record(usage, context);
+  // Recorded under the reservation's id: if the call was meanwhile settled as `unknown` (its worker
+  // looked dead), this real usage replaces the estimate instead of adding to it.
+  if (!id || usage.outcome === 'invalid_output') return ledger.record(usage, { ...context, reservationId: id });
   await ledger.recordAndRelease(usage, context, id);
   held.id = undefined;
 }
@@ -91,6 +100,7 @@ async function admit(
   ledger: SpendLedgerRepository,
   ceilingUsd: () => number,
   estimateUsd: number,
+  call: ReservedCall,
   label: string,
   signal: AbortSignal | undefined,
   onWait: (() => void) | undefined,
@@ -100,7 +110,7 @@ async function admit(
     // was reached" (and pause the job) when it was only told to stop.
     if (signal?.aborted) throw cancelledWhileWaiting(label, signal.reason);
     const ceiling = ceilingUsd();
-    const admission = await ledger.reserve(estimateUsd, ceiling);
+    const admission = await ledger.reserve(estimateUsd, ceiling, Date.now(), call);
     if (admission.kind === 'admitted') return admission.reservationId;
     if (admission.kind === 'refused') throw new SpendCeilingReachedError(ceiling);
     onWait?.();

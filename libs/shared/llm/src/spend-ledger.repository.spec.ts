@@ -5,7 +5,7 @@ import { LlmError } from './llm.errors';
 import { LlmRuntime, toSpendfulFailure } from './llm-runtime';
 import type { LlmClient, LlmUsage } from './llm.types';
 import { SpendCeilingReachedError } from './spend-gate';
-import { msUntilNextSpendDay, spendDay, SpendLedgerRepository } from './spend-ledger.repository';
+import { msUntilNextSpendDay, RESERVATION_TTL_MS, spendDay, SpendLedgerRepository, type SpendLedgerOptions, type WorkerHeartbeatStatus, type WorkerLiveness } from './spend-ledger.repository';
 import { startLlmSimulator } from './testing/llm-simulator';
 
 const dbs = tempDbDir('spend');
@@ -16,6 +16,42 @@ async function ledger(): Promise<SpendLedgerRepository> {
   await runMigrations({ databasePath });
   return new SpendLedgerRepository(new UnitOfWorkFactory({ databasePath, entities: [] }));
 }
+
+/** A migrated database, and ledgers on it as separate processes would have them (each its own connections). */
+async function sharedDatabase(): Promise<{ databasePath: string; open(options?: SpendLedgerOptions): SpendLedgerRepository; rows(sql: string): Promise<Array<Record<string, unknown>>> }> {
+  const databasePath = dbs.file('shared');
+  await runMigrations({ databasePath });
+  const reader = new UnitOfWorkFactory({ databasePath, entities: [] });
+  return {
+    databasePath,
+    open: (options) => new SpendLedgerRepository(new UnitOfWorkFactory({ databasePath, entities: [] }), options),
+    rows: (sql) => reader.run(({ manager }) => manager.query(sql)),
+  };
+}
+
+/**
+ * Worker liveness as the heartbeat table would answer it (the real one, heartbeatLiveness in
+ * libs/operations, is tested there against worker_heartbeats): last heartbeat per worker.
+ */
+function livenessOf(lastHeartbeat: Map<string, number>, staleMs = 30_000): WorkerLiveness & { asked: string[][] } {
+  const asked: string[][] = [];
+  return {
+    staleMs,
+    asked,
+    async status(ids, now) {
+      asked.push([...ids]);
+      return new Map(
+        ids.map((id): [string, WorkerHeartbeatStatus] => {
+          const at = lastHeartbeat.get(id);
+          if (at === undefined) return [id, { state: 'absent' }];
+          return [id, now - at <= staleMs ? { state: 'fresh', freshUntil: at + staleMs } : { state: 'stale' }];
+        }),
+      );
+    },
+  };
+}
+
+const reviewCall = { lane: 'review' as const, provider: 'openai' as const, model: 'm', effort: 'high' as const, jobKey: 'j1' };
 
 const usage = (o: Partial<LlmUsage> = {}): LlmUsage => ({
   provider: 'openai',
@@ -71,10 +107,117 @@ describe('SpendLedgerRepository', () => {
     expect(await l.reserve(0.001, 1)).toEqual({ kind: 'refused', spentUsd: expect.closeTo(1.1) });
   });
 
-  it('ignores a crashed caller\'s expired reservation', async () => {
+  it("charges a crashed caller's expired reservation as an unknown call at its estimate, on the reservation's day, with its job; the budget it held is spent, not freed", async () => {
     const l = await ledger();
-    expect((await l.reserve(0.9, 1, Date.now() - 11 * 60_000)).kind).toBe('admitted');
-    expect((await l.reserve(0.9, 1)).kind).toBe('admitted');
+    const reservedAt = Date.now() - RESERVATION_TTL_MS - 60_000;
+    expect((await l.reserve(0.6, 1, reservedAt, reviewCall)).kind).toBe('admitted');
+    // Before #15 the expired reservation was deleted and 0.6 could be admitted against an empty day.
+    expect(await l.reserve(0.6, 1)).toEqual({ kind: 'admitted', reservationId: expect.any(String), spentUsd: expect.closeTo(0.6) });
+    const s = await l.summary(spendDay(reservedAt));
+    expect(s).toMatchObject({ calls: 1, unknownOutcomeCalls: 1, totalUsd: expect.closeTo(0.6), unknownOutcomeUsd: expect.closeTo(0.6) });
+    expect(s.byLane.review).toBeCloseTo(0.6);
+  });
+
+  it('the summary settles expired reservations too; a reservation from before the migration (no lane, no owner) is charged under lane unknown, in the total but no lane', async () => {
+    const db = await sharedDatabase();
+    const l = db.open();
+    const now = Date.now();
+    await db.rows(`INSERT INTO llm_spend_reservations (id, day, estimate_usd, expires_at) VALUES ('legacy', '${spendDay(now)}', 0.25, ${now - 1})`);
+    const s = await l.summary(spendDay(now), now);
+    expect(s).toMatchObject({ calls: 1, unknownOutcomeCalls: 1, totalUsd: 0.25 });
+    expect(Object.values(s.byLane).every((usd) => usd === 0)).toBe(true);
+    expect(await db.rows(`SELECT lane, provider, model, effort, input_tokens, output_tokens, outcome, reservation_id FROM llm_spend`)).toEqual([
+      { lane: 'unknown', provider: 'unknown', model: 'unknown', effort: 'unknown', input_tokens: 0, output_tokens: 0, outcome: 'unknown', reservation_id: 'legacy' },
+    ]);
+    expect(await db.rows(`SELECT id FROM llm_spend_reservations`)).toEqual([]);
+  });
+});
+
+describe('SpendLedgerRepository: reservations of a dead worker (issue #15: a spend figure is never low after a crash)', () => {
+  it("settles a worker's reservations as soon as its heartbeat is stale (not after the TTL); a live worker's in-flight call is untouched", async () => {
+    const db = await sharedDatabase();
+    const now = Date.now();
+    const heartbeats = new Map([
+      ['dead', now - 31_000],
+      ['live', now - 1_000],
+    ]);
+    const dead = db.open({ owner: 'dead' });
+    const live = db.open({ owner: 'live' });
+    const deadCall = await dead.reserve(0.3, 10, now - 60_000, reviewCall);
+    const liveCall = await live.reserve(0.2, 10, now - 60_000, { ...reviewCall, lane: 'score', jobKey: 'j2' });
+    expect([deadCall.kind, liveCall.kind]).toEqual(['admitted', 'admitted']);
+
+    // The API's ledger (no owner of its own) reads today's spend one minute into both calls.
+    const api = db.open({ liveness: livenessOf(heartbeats) });
+    const s = await api.summary(spendDay(now), now);
+    expect(s).toMatchObject({ calls: 1, unknownOutcomeCalls: 1, totalUsd: expect.closeTo(0.3) });
+    expect(await db.rows(`SELECT lane, provider, model, effort, cost_usd, outcome, job_key, reservation_id FROM llm_spend`)).toEqual([
+      { lane: 'review', provider: 'openai', model: 'm', effort: 'high', cost_usd: 0.3, outcome: 'unknown', job_key: 'j1', reservation_id: (deadCall as { reservationId: string }).reservationId },
+    ]);
+    // The live worker's call is still in flight: reserved, not charged.
+    expect(await db.rows(`SELECT id, owner FROM llm_spend_reservations`)).toEqual([{ id: (liveCall as { reservationId: string }).reservationId, owner: 'live' }]);
+    // It completes and is charged once, at its real usage.
+    await live.recordAndRelease(usage({ lane: 'score', costUsd: 0.05 }), { jobKey: 'j2' }, (liveCall as { reservationId: string }).reservationId, now);
+    expect(await api.summary(spendDay(now), now)).toMatchObject({ calls: 2, unknownOutcomeCalls: 1, totalUsd: expect.closeTo(0.35) });
+  });
+
+  it("reserve() settles a dead worker's reservations too, and a worker with no heartbeat at all only once its reservation is older than the stale window", async () => {
+    const db = await sharedDatabase();
+    const now = Date.now();
+    const liveness = livenessOf(new Map([['me', now]]), 30_000);
+    const me = db.open({ owner: 'me', liveness });
+    // Two workers that never wrote a heartbeat (or whose row is gone): one reserved long ago, one just now (a worker starting up).
+    await db.open({ owner: 'gone' }).reserve(0.4, 1, now - 31_000, reviewCall);
+    await db.open({ owner: 'starting' }).reserve(0.1, 1, now - 1_000, reviewCall);
+    // 0.5 held in flight: 0.6 more does not fit, so this call waits; the dead worker's reservation is settled meanwhile.
+    expect((await me.reserve(0.6, 1, now, reviewCall)).kind).toBe('wait');
+    expect(await db.rows(`SELECT owner FROM llm_spend_reservations`)).toEqual([{ owner: 'starting' }]);
+    // Asked again, the dead call's 0.4 is spent (not freed): 0.4 + 0.1 in flight + 0.6 still does not fit.
+    expect(await me.reserve(0.6, 1, now, reviewCall)).toEqual({ kind: 'wait', spentUsd: expect.closeTo(0.4) });
+    expect(await me.reserve(0.4, 1, now, reviewCall)).toMatchObject({ kind: 'admitted', spentUsd: expect.closeTo(0.4) });
+    // This worker's own reservations never need its heartbeat read.
+    expect(liveness.asked.flat()).not.toContain('me');
+  });
+
+  it('two processes settling the same dead reservation at once charge it once', async () => {
+    const db = await sharedDatabase();
+    const now = Date.now();
+    const deadAt = new Map([['dead', now - 60_000]]);
+    await db.open({ owner: 'dead' }).reserve(0.3, 10, now - 60_000, reviewCall);
+    const a = db.open({ owner: 'a', liveness: livenessOf(deadAt) });
+    const b = db.open({ owner: 'b', liveness: livenessOf(deadAt) });
+    const api = db.open({ liveness: livenessOf(deadAt) });
+    await Promise.all([a.summary(spendDay(now), now), b.reserve(0.1, 10, now, reviewCall), api.summary(spendDay(now), now), a.reserve(0.1, 10, now, reviewCall)]);
+    expect(await db.rows(`SELECT COUNT(*) AS n, SUM(cost_usd) AS usd FROM llm_spend WHERE outcome = 'unknown'`)).toEqual([{ n: 1, usd: 0.3 }]);
+    expect((await api.summary(spendDay(now), now)).unknownOutcomeCalls).toBe(1);
+  });
+
+  it('a call that completes after it was settled as unknown (its worker was only paused) replaces the estimate with its real usage: never charged twice', async () => {
+    const db = await sharedDatabase();
+    const now = Date.now();
+    const paused = db.open({ owner: 'paused' });
+    const heartbeats = new Map([['paused', now - 60_000]]);
+    const api = db.open({ liveness: livenessOf(heartbeats) });
+
+    // A call with a repair: its first attempt (invalid output) was recorded before the pause, so the
+    // settlement charges the rest of the estimate only.
+    const repaired = (await paused.reserve(0.5, 10, now - 60_000, reviewCall)) as { reservationId: string };
+    await paused.record(usage({ lane: 'review', costUsd: 0.1, outcome: 'invalid_output' }), { jobKey: 'j1', reservationId: repaired.reservationId }, now - 50_000);
+    // A plain call.
+    const plain = (await paused.reserve(0.2, 10, now - 60_000, reviewCall)) as { reservationId: string };
+    expect(await api.summary(spendDay(now), now)).toMatchObject({ calls: 3, unknownOutcomeCalls: 2, totalUsd: expect.closeTo(0.7) });
+
+    // The worker resumes; both calls report back.
+    await paused.recordAndRelease(usage({ lane: 'review', costUsd: 0.12 }), { jobKey: 'j1' }, repaired.reservationId, now);
+    await paused.recordAndRelease(usage({ lane: 'review', costUsd: 0.03 }), { jobKey: 'j1' }, plain.reservationId, now);
+    expect(await api.summary(spendDay(now), now)).toMatchObject({ calls: 3, unknownOutcomeCalls: 0, totalUsd: expect.closeTo(0.25) });
+
+    // A call that ends with nothing recorded after its settlement (released by the gate): it spent
+    // what it recorded before, so its unknown row goes too.
+    const silent = (await paused.reserve(0.2, 10, now - 60_000, reviewCall)) as { reservationId: string };
+    expect((await api.summary(spendDay(now), now)).unknownOutcomeCalls).toBe(1);
+    await paused.release(silent.reservationId);
+    expect(await api.summary(spendDay(now), now)).toMatchObject({ calls: 3, unknownOutcomeCalls: 0, totalUsd: expect.closeTo(0.25) });
   });
 });
 
