@@ -23,7 +23,7 @@ import { PostingCheckRepository } from '@jobctrl/posting-checks';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
-import { discoverOnce, setupBoardWorld, worldWorker, type BoardWorld } from './test-support/board-world.fixture';
+import { discoverOnce, disposeBoardWorld, setupBoardWorld, worldWorker, type BoardWorld } from './test-support/board-world.fixture';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -140,8 +140,7 @@ describe('applying to the board simulator', () => {
       }
       expect(browsersUnder(world.dir)).toEqual([]);
     } finally {
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 
@@ -196,8 +195,7 @@ describe('applying to the board simulator', () => {
       expect(inspectCustody(world.dir, APPLY_TENANT, jobKey).state).toBe('free');
       expect(browsersUnder(world.dir)).toEqual([]);
     } finally {
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 
@@ -225,8 +223,7 @@ describe('applying to the board simulator', () => {
       expect(child.status.name).toBe('COMPLETED');
       expect(browsersUnder(world.dir)).toEqual([]);
     } finally {
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 });

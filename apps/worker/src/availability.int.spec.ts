@@ -14,7 +14,7 @@ import {
 import { AvailabilitySchedule } from '@jobctrl/runs/worker';
 import { POSTING_MODES, type PostingMode } from '@jobctrl/tools/fixtures';
 import { useSuiteTemporal } from './test-support/temporal.harness';
-import { discoverOnce, setupBoardWorld, worldWorker, type BoardWorld } from './test-support/board-world.fixture';
+import { discoverOnce, disposeBoardWorld, setupBoardWorld, worldWorker, type BoardWorld } from './test-support/board-world.fixture';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -85,8 +85,7 @@ describe('saved posting checks against the board simulator', () => {
       expect(record?.availability).toMatchObject({ state: 'closed', method: 'http', evidence: expect.arrayContaining([expect.objectContaining({ status: 410 })]) });
       expect((await world.jobs.list({ availability: 'closed', limit: 1000, offset: 0 })).total).toBe(want.filter((w) => w.state === 'closed').length);
     } finally {
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 
@@ -173,8 +172,7 @@ describe('saved posting checks against the board simulator', () => {
         await handle.delete();
       }
     } finally {
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   }, 300_000);
 });

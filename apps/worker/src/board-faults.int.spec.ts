@@ -2,9 +2,8 @@
 // a whole stack): a board that answers 500 a few times and then recovers, and a board that answers
 // 200 with an empty list after a full one. Malformed board JSON: discovery.int.spec.ts.
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import * as fs from 'node:fs';
 import { useSuiteTemporal } from './test-support/temporal.harness';
-import { discoverOnce, setupBoardWorld, type BoardWorld } from './test-support/board-world.fixture';
+import { discoverOnce, disposeBoardWorld, setupBoardWorld, type BoardWorld } from './test-support/board-world.fixture';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -26,8 +25,7 @@ describe('board faults (discovery level)', () => {
       const expected = world.sim.manifest().jobs.filter((j) => j.repostOf === null);
       expect(expected.filter((j) => !urls.has(j.url))).toEqual([]);
     } finally {
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 
@@ -42,8 +40,7 @@ describe('board faults (discovery level)', () => {
       expect(second).toMatchObject({ state: 'completed', familiesFailed: [] });
       expect(await snapshot(world)).toEqual(before);
     } finally {
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 });

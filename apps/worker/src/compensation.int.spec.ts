@@ -1,6 +1,5 @@
 // Issue #10: a compensation refresh on the worker app's own worker, over jobs a real discover run
 // stored from the board simulator (real dev server, SQLite file).
-import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
@@ -8,7 +7,7 @@ import { CompensationRefreshRepository, compensationView } from '@jobctrl/compen
 import { COMPENSATION_REFRESH_WORKFLOW_TYPE, compensationRefreshWorkflowId, discoverWorkflowId, type CompensationRefreshResult } from '@jobctrl/pipeline/contracts';
 import { workflowsEntry } from './create-worker';
 import { useSuiteTemporal } from './test-support/temporal.harness';
-import { discoverOnce, setupBoardWorld, worldWorker } from './test-support/board-world.fixture';
+import { discoverOnce, disposeBoardWorld, setupBoardWorld, worldWorker } from './test-support/board-world.fixture';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 const quietBundler = new DefaultLogger('ERROR');
@@ -63,8 +62,7 @@ describe('compensation refresh', () => {
       const second = await refresh();
       expect(second.result.counts).toMatchObject({ admitted: first.result.counts.admitted, cached: first.result.counts.admitted, published: items.length });
     } finally {
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 
@@ -123,8 +121,7 @@ describe('compensation refresh', () => {
       }
       expect(paid).toBeGreaterThan(items.length / 2);
     } finally {
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 
@@ -157,8 +154,7 @@ describe('compensation refresh', () => {
       const scheduled = (history.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
       expect(scheduled.slice(0, 2)).toEqual(['classifyJobCompensation', 'scoreJob']);
     } finally {
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 
@@ -177,8 +173,7 @@ describe('compensation refresh', () => {
         const [job] = (await world.jobs.list({ limit: 1, offset: 0 })).items;
         return await suite.client.workflow.getHandle(`prep-${job.idempotencyKey}`).fetchHistory();
       } finally {
-        await world.sim.stop();
-        fs.rmSync(world.dir, { recursive: true, force: true });
+        await disposeBoardWorld(world);
       }
     };
     const classified = (h: Awaited<ReturnType<typeof record>>) => (h.events ?? []).some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'classifyJobCompensation');

@@ -1,10 +1,9 @@
-import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { discoverWorkflowId } from '@jobctrl/pipeline/contracts';
 import { waitFor } from '@jobctrl/tools/processes';
 import { useSuiteTemporal } from './test-support/temporal.harness';
-import { setupBoardWorld, worldWorker } from './test-support/board-world.fixture';
+import { disposeBoardWorld, setupBoardWorld, worldWorker } from './test-support/board-world.fixture';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -52,9 +51,8 @@ describe('live enrichment consumer wake-up', () => {
         expect(await settled()).toBe(stored);
       });
     } finally {
-      await world.sim.stop();
       await jw.close();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 });

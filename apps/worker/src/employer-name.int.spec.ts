@@ -1,9 +1,8 @@
 // Issue #9 item 14: jobs from boards addressed by a token end up named after their employer.
-import * as fs from 'node:fs';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { jobKey } from '@jobctrl/discovery';
 import { useSuiteTemporal } from './test-support/temporal.harness';
-import { discoverOnce, setupBoardWorld } from './test-support/board-world.fixture';
+import { discoverOnce, disposeBoardWorld, setupBoardWorld } from './test-support/board-world.fixture';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -40,8 +39,7 @@ describe('employer names of token-addressed boards', () => {
       // The name changed, the identity did not: every job is stored under its URL's key alone.
       for (const job of items) expect(job.jobKey).toBe(jobKey({ url: job.url, company: 'any', title: job.title }));
     } finally {
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   });
 });

@@ -6,7 +6,7 @@ import type { DiscoveryEnrichmentInput, DiscoveryPlan } from '@jobctrl/pipeline/
 import { discoverWorkflowId } from '@jobctrl/pipeline/contracts';
 import { patchSettings, writeConfigAtomic } from '@jobctrl/shared/config';
 import { openTestConnections, spawnWorkerApp, testTemporalAddress, type TestConnections } from './test-support/temporal.harness';
-import { setupBoardWorld } from './test-support/board-world.fixture';
+import { disposeBoardWorld, setupBoardWorld } from './test-support/board-world.fixture';
 import { SIMULATOR_CONFIG_KEYS } from './test-support/simulator-host-policy';
 
 const address = testTemporalAddress();
@@ -56,8 +56,7 @@ describe('pipeline_internal_concurrency changes reach the running worker', () =>
       expect(worker.child.exitCode).toBeNull(); // one worker process throughout
     } finally {
       await worker.stop();
-      await world.sim.stop();
-      fs.rmSync(world.dir, { recursive: true, force: true });
+      await disposeBoardWorld(world);
     }
   }, 180_000);
 });
