@@ -6,6 +6,7 @@ import {
   PIPELINE_WORKFLOW_TYPE,
   pipelineWorkflowId,
   PREP_BATCH_OVERLAP_PATCH,
+  PREP_BATCH_SPEND_FREE_PATCH,
   PREP_BATCH_THROTTLED_PROGRESS_PATCH,
   PREP_EXTRACTIVE_PATCH,
   PREP_MODEL_ONE_ACTIVITY_PATCH,
@@ -306,6 +307,31 @@ describe('Preparation against the board simulator', () => {
     expect(progressWrites(history)).toBe(2);
     await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);
     await expect(Worker.runReplayHistory({ workflowBundle: v2 }, history)).rejects.toThrow();
+  }, 180_000);
+
+  it('a batch whose jobs were started with the extractive provider runs the spend preflight once, not every round, and replays histories recorded before that marker', async () => {
+    const v3 = await testSupportBundle('batch-v3.workflows.ts');
+    // The batch's local activities that are spend preflights (its lifecycle writes are local too).
+    const preflights = (h: History) =>
+      (h.events ?? []).filter((e) => {
+        const m = e.markerRecordedEventAttributes;
+        if (m?.markerName !== 'core_local_activity') return false;
+        const payloads = Object.values(m.details ?? {}).flatMap((d) => d.payloads ?? []);
+        return payloads.some((p) => Buffer.from(p.data as Uint8Array).toString('utf8').includes('checkSpendBudget'));
+      }).length;
+
+    // Before: one preflight per round (four jobs, one lane: at least a round per job).
+    const oldHistory = await recordScoreBatch(v3, 'spendfree', {});
+    expect(patches(oldHistory)).not.toContain(PREP_BATCH_SPEND_FREE_PATCH);
+    expect(preflights(oldHistory)).toBeGreaterThanOrEqual(4);
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, oldHistory);
+
+    // After: the first round's only; the starts reported the extractive provider.
+    const history = await recordScoreBatch(suite.bundle, 'spendfree', {});
+    expect(patches(history)).toContain(PREP_BATCH_SPEND_FREE_PATCH);
+    expect(preflights(history)).toBe(1);
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);
+    await expect(Worker.runReplayHistory({ workflowBundle: v3 }, history)).rejects.toThrow();
   }, 180_000);
 
   /** A score-only batch over four stored jobs, one lane; checks its result and the run's last progress, returns its history. */

@@ -89,7 +89,8 @@ describe('preparation control activities', () => {
 
   it('starts each job with the batch’s stages, coordinator and the worker’s provider, and polls closed executions with the job’s stage', async () => {
     const w = await world();
-    await w.activities.startPreparations({ jobs: [{ jobKey: 'a', idempotencyKey: 'v1-a' }], stages: ['score'], notifyWorkflowId: 'pipeline-1' });
+    // It reports the provider it started them with: the batch skips its spend preflight for extractive ones.
+    expect(await w.activities.startPreparations({ jobs: [{ jobKey: 'a', idempotencyKey: 'v1-a' }], stages: ['score'], notifyWorkflowId: 'pipeline-1' })).toEqual({ provider: 'openai' });
     await w.activities.startPreparations({ jobs: [{ jobKey: 'b', idempotencyKey: 'v1-b' }], stages: ['score', 'tailor', 'cover'], notifyWorkflowId: 'pipeline-1', spendRecheckSeconds: 5 });
     expect(w.started).toEqual([
       { key: 'v1-a', mode: 'score', stages: ['score'], notify: 'pipeline-1', provider: 'openai' },

@@ -82,6 +82,8 @@ export function createPreparationActivities(deps: PreparationActivityDeps): Spen
 
     async startPreparations({ jobs, stages, notifyWorkflowId, spendRecheckSeconds }) {
       const mode: JobPreparationInput['mode'] = stages.some((s) => s !== 'score') ? 'full' : 'score';
+      // One reading for the whole call: the provider the jobs are started with is the one reported.
+      const provider = deps.settings().provider;
       for (const job of jobs) {
         await deps.startPreparation({
           jobKey: job.jobKey,
@@ -92,9 +94,10 @@ export function createPreparationActivities(deps: PreparationActivityDeps): Spen
           ...(spendRecheckSeconds !== undefined ? { spendRecheckSeconds } : {}),
           // Captured here, in the job's start input, so its workflow decides deterministically
           // whether its stages can run as one activity (the extractive provider).
-          provider: deps.settings().provider,
+          provider,
         });
       }
+      return { provider };
     },
 
     async pollPreparations({ jobs }): Promise<PreparationPoll[]> {

@@ -123,6 +123,12 @@ export interface PreparationPoll extends PreparationTarget {
   stage: string;
 }
 
+/** What startPreparations started the jobs with. */
+export interface StartedPreparations {
+  /** The provider captured in each job's start input (the worker's, read live). */
+  provider: string;
+}
+
 /**
  * The batch's short control activities. The coordinator is the workflow: it waits on timers and
  * signals, so a batch holds no activity slot while its jobs are being prepared.
@@ -136,8 +142,12 @@ export interface PreparationBatchActivities {
   readPreparationTargets(input: { batchId: string; afterSeq: number; limit: number }): Promise<Array<PreparationTarget & { seq: number }>>;
   /** Drops a finished batch's frozen selection. */
   releasePreparationTargets(input: { batchId: string }): Promise<void>;
-  /** Starts (USE_EXISTING; a new execution once the previous one closed) each job's prep-{key} workflow. */
-  startPreparations(input: { jobs: PreparationTarget[]; stages: PreparationStage[]; notifyWorkflowId: string; spendRecheckSeconds?: number }): Promise<void>;
+  /**
+   * Starts (USE_EXISTING; a new execution once the previous one closed) each job's prep-{key} workflow.
+   * Returns the provider it captured in their inputs (histories from before
+   * PREP_BATCH_SPEND_FREE_PATCH recorded no result), so the batch knows whether they can spend.
+   */
+  startPreparations(input: { jobs: PreparationTarget[]; stages: PreparationStage[]; notifyWorkflowId: string; spendRecheckSeconds?: number }): Promise<StartedPreparations | void>;
   pollPreparations(input: { jobs: PreparationTarget[] }): Promise<PreparationPoll[]>;
   recordPreparationProgress(input: { runId: string; selected: number; completed: number; failed: number }): Promise<void>;
   /** Shows (or clears) the run's spend pause; clearing wakes the jobs paused at the ceiling. */

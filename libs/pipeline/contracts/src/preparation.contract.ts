@@ -34,6 +34,13 @@ export const PREP_BATCH_OVERLAP_PATCH = 'prep-batch-overlapped-progress-v1';
 export const PREP_BATCH_THROTTLED_PROGRESS_PATCH = 'prep-batch-throttled-progress-v1';
 
 /**
+ * Marks batch histories that skip the spend preflight of a round while the jobs they last started
+ * were started with the extractive provider (which cannot spend: spendCeilingReached exempts it) and
+ * the run is not shown paused; older histories replay with a preflight in every round.
+ */
+export const PREP_BATCH_SPEND_FREE_PATCH = 'prep-batch-spend-free-v1';
+
+/**
  * Marks preparation histories whose job, started with the extractive provider captured in its input,
  * ran every stage in one prepareJobExtractive activity (no spend preflight: nothing can be spent).
  * Histories recorded before it replay stage by stage.

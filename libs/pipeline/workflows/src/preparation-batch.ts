@@ -11,9 +11,9 @@ import type {
   PreparationSelection,
   PreparationStage,
 } from '@jobctrl/pipeline/contracts';
-import { activityOptions, PENDING_STAGE_OF, PREPARATION_DONE_SIGNAL } from '@jobctrl/pipeline/contracts';
+import { activityOptions, EXTRACTIVE_PROVIDER, PENDING_STAGE_OF, PREPARATION_DONE_SIGNAL } from '@jobctrl/pipeline/contracts';
 import { checkBudget } from './spend.helpers';
-import { PREP_BATCH_OVERLAP_PATCH, PREP_BATCH_PAGED_PATCH, PREP_BATCH_THROTTLED_PROGRESS_PATCH } from '@jobctrl/pipeline/contracts';
+import { PREP_BATCH_OVERLAP_PATCH, PREP_BATCH_PAGED_PATCH, PREP_BATCH_SPEND_FREE_PATCH, PREP_BATCH_THROTTLED_PROGRESS_PATCH } from '@jobctrl/pipeline/contracts';
 
 const control = proxyActivities<PreparationBatchActivities>(activityOptions('preparationBatchControl'));
 
@@ -42,6 +42,7 @@ export async function runPreparationBatch(
   discover?: DiscoverWorkflowResult,
   overlapped: () => boolean = () => patched(PREP_BATCH_OVERLAP_PATCH),
   throttled: () => boolean = () => patched(PREP_BATCH_THROTTLED_PROGRESS_PATCH),
+  spendFreeAware: () => boolean = () => patched(PREP_BATCH_SPEND_FREE_PATCH),
 ): Promise<PreparationBatchResult> {
   const { runId, spendRecheckSeconds } = pipeline;
   // A finished job used to cost its lane two activity round trips before the next job started: the
@@ -56,6 +57,14 @@ export async function runPreparationBatch(
   const progressEvery = throttle ? (pipeline.batchProgressIntervalMs ?? PROGRESS_INTERVAL_MS) : 0;
   let progressAt = Date.now();
   let progressDue = false;
+  // The spend preflight of each round only decides whether the run shows the spend pause. Jobs the
+  // last start captured the extractive provider for cannot spend (spendCeilingReached exempts it), so
+  // while the run is not shown paused the check could only answer "allowed": skipped, one local
+  // activity and one ledger read less per round (per finished job, at one lane). The first round
+  // checks, and so does every round after a start that reports another provider (a live provider
+  // change) or none (an activity from before this marker). Asked once, as overlapped().
+  const skipPreflightWhenSpendFree = spendFreeAware();
+  let spendFree = false;
   const resume = pipeline.resume?.batch;
   // How the jobs this batch started ended, as they reported it (a job attached to an execution
   // another path started reports nothing and is found by the poll).
@@ -92,10 +101,12 @@ export async function runPreparationBatch(
   const notifyWorkflowId = workflowInfo().workflowId;
 
   while (state.queue.length > 0 || state.active.length > 0 || unread(state)) {
-    const budget = await checkBudget();
-    if (budget.allowed === state.blocked) {
-      state.blocked = !budget.allowed;
-      await control.setRunBlocked({ runId: runId, blocked: state.blocked });
+    if (!(skipPreflightWhenSpendFree && spendFree && !state.blocked)) {
+      const budget = await checkBudget();
+      if (budget.allowed === state.blocked) {
+        state.blocked = !budget.allowed;
+        await control.setRunBlocked({ runId: runId, blocked: state.blocked });
+      }
     }
 
     const room = Math.max(1, pipeline.internalConcurrency) - state.active.length;
@@ -109,7 +120,7 @@ export async function runPreparationBatch(
     for (const job of starting) reported.delete(job.idempotencyKey);
     const writeProgress = progressDue && Date.now() - progressAt >= progressEvery;
     if (writeProgress) progressAt = Date.now();
-    await Promise.all([
+    const [, started] = await Promise.all([
       writeProgress ? reportProgress(runId, state) : undefined,
       starting.length > 0
         ? control.startPreparations({
@@ -120,6 +131,7 @@ export async function runPreparationBatch(
           })
         : undefined,
     ]);
+    if (starting.length > 0) spendFree = started ? started.provider === EXTRACTIVE_PROVIDER : false;
     if (writeProgress) progressDue = false;
     state.active.push(...starting.map((j) => ({ ...j, starts: j.starts + 1 })));
 
