@@ -1,5 +1,5 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { ApplicationRepository } from '@jobctrl/apply-launcher/application';
+import { ApplicationRepository, type ApplicationRecord, type Approval } from '@jobctrl/apply-launcher/application';
 import { compensationView, type CompensationView } from '@jobctrl/compensation';
 import { APPLY_TENANT } from '@jobctrl/pipeline/contracts';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
@@ -17,6 +17,20 @@ export type JobView = Omit<JobRecord, 'compensation'> & { compensation: Compensa
 /** GET /v1/jobs/:jobKey: the job and the actions the API allows on it now. */
 export interface JobDetailView extends JobView {
   actions: JobActions;
+}
+
+interface Related {
+  approvals: Map<string, Approval | null>;
+  applications: Map<string, ApplicationRecord>;
+}
+
+function view(job: JobRecord, related: Related): JobView {
+  return {
+    ...job,
+    compensation: compensationView(job.compensation),
+    approval: approvalView(related.approvals.get(job.jobKey)),
+    application: applicationView(related.applications.get(job.jobKey)),
+  };
 }
 
 /** GET /v1/jobs (filtered, paginated) and GET /v1/jobs/:jobKey. */
@@ -50,24 +64,22 @@ export class JobQueryService {
       limit,
       offset,
     });
-    return { items: await this.views(items), total, limit, offset };
+    const related = await this.related(items);
+    return { items: items.map((job) => view(job, related)), total, limit, offset };
   }
 
   async get(jobKey: string): Promise<JobDetailView> {
     const job = await this.jobs.get(jobKey);
     if (!job) throw new NotFoundException(`no job ${jobKey}`);
-    return { ...(await this.views([job]))[0], actions: await this.preparation.actionsOf(job) };
+    const related = await this.related([job]);
+    // The application just read for the view also decides the prepare refusal: read once, not twice.
+    return { ...view(job, related), actions: await this.preparation.actionsOf(job, related.applications.get(job.jobKey) ?? null) };
   }
 
   /** The page's approvals and applications in two reads, not two per job. */
-  private async views(jobs: JobRecord[]): Promise<JobView[]> {
+  private async related(jobs: JobRecord[]): Promise<Related> {
     const keys = jobs.map((j) => j.jobKey);
     const [approvals, applications] = await Promise.all([this.applications.approvalsOf(keys), this.applications.applicationsOf(APPLY_TENANT, keys)]);
-    return jobs.map((job) => ({
-      ...job,
-      compensation: compensationView(job.compensation),
-      approval: approvalView(approvals.get(job.jobKey)),
-      application: applicationView(applications.get(job.jobKey)),
-    }));
+    return { approvals, applications };
   }
 }

@@ -1,5 +1,5 @@
 import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { ApplicationRepository } from '@jobctrl/apply-launcher/application';
+import { ApplicationRepository, type ApplicationRecord } from '@jobctrl/apply-launcher/application';
 import { APPLY_TENANT, prepWorkflowId, type ApplicationState } from '@jobctrl/pipeline/contracts';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRepository, PreparationRepository, type JobRecord } from '@jobctrl/shared/jobs';
@@ -65,10 +65,13 @@ export class JobPreparationService {
     this.applications = new ApplicationRepository(uow);
   }
 
-  /** The refusals that need no Temporal: the job's stage and its application. One rule for POST and for actions. */
-  private async storedRefusal(job: Pick<JobRecord, 'stage' | 'jobKey'>): Promise<{ code: PrepareRefusal; message: string } | null> {
+  /**
+   * The refusals that need no Temporal: the job's stage and its application. One rule for POST and for
+   * actions. `read`: the job's application as the caller already read it (null: none); undefined reads it.
+   */
+  private async storedRefusal(job: Pick<JobRecord, 'stage' | 'jobKey'>, read?: ApplicationRecord | null): Promise<{ code: PrepareRefusal; message: string } | null> {
     if (job.stage === 'pending_enrichment') return { code: 'not_enriched', message: `job ${job.jobKey} is still waiting for its detail page; it is prepared once enriched` };
-    const application = await this.applications.applicationOf(APPLY_TENANT, job.jobKey);
+    const application = read !== undefined ? read : await this.applications.applicationOf(APPLY_TENANT, job.jobKey);
     const code = application ? FROZEN_BY_APPLICATION[application.state] : undefined;
     return code ? { code, message: `job ${job.jobKey}: ${FROZEN_MESSAGE[code]} (application ${application?.state})` } : null;
   }
@@ -93,9 +96,11 @@ export class JobPreparationService {
   /**
    * The actions of a job as GET /v1/jobs/:jobKey shows them. Temporal unreachable allows none, and
    * the question is bounded (ACTIONS_DEADLINE_MS) so a Temporal outage does not hold up the detail.
+   * `application`: the job's application (null: none) when the caller has just read it for its own
+   * view, so the detail reads it once; left out, it is read here.
    */
-  async actionsOf(job: Pick<JobRecord, 'stage' | 'idempotencyKey' | 'jobKey'>): Promise<JobActions> {
-    const stored = await this.storedRefusal(job);
+  async actionsOf(job: Pick<JobRecord, 'stage' | 'idempotencyKey' | 'jobKey'>, application?: ApplicationRecord | null): Promise<JobActions> {
+    const stored = await this.storedRefusal(job, application);
     if (stored) return { prepare: false, prepareRefusal: stored };
     const deadline = Date.now() + ACTIONS_DEADLINE_MS;
     const probe = (async (): Promise<'free' | 'running' | 'unknown'> => {
