@@ -5,7 +5,7 @@ import { CancelledFailure } from '@temporalio/common';
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, WorkerOptions } from '@temporalio/worker';
 import type { DiscoverWorkflowResult } from '@jobctrl/pipeline/contracts';
-import { discoverWorkflowId, prepWorkflowId, PRODUCERS_FIRST_PATCH, PRODUCERS_FIRST_PRIORITY, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
+import { discoverWorkflowId, LIVE_CONSUMER_DRAINS_PATCH, prepWorkflowId, PRODUCERS_FIRST_PATCH, PRODUCERS_FIRST_PRIORITY, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
 import { LifecycleProjector } from '@jobctrl/shared/jobs';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from './create-worker';
@@ -203,7 +203,7 @@ describe('DiscoverWorkflow against the board simulator', () => {
     }
   });
 
-  it('replays a history recorded before the terminal-handoff and producers-first markers, and one recorded with them', async () => {
+  it('replays a history recorded before the terminal-handoff, producers-first and live-drain markers, and one recorded with them', async () => {
     const v0 = await bundleWorkflowCode({
       workflowsPath: path.join(__dirname, 'test-support', 'discover-v0.workflows.ts'),
       webpackConfigHook: workflowsEntry().webpackConfigHook as never,
@@ -235,7 +235,11 @@ describe('DiscoverWorkflow against the board simulator', () => {
       const ids = (history.events ?? [])
         .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
         .map((e) => (JSON.parse(Buffer.from(e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data as Uint8Array).toString('utf8')) as { id: string }).id);
-      expect(ids.sort()).toEqual([PRODUCERS_FIRST_PATCH, TERMINAL_HANDOFF_PATCH].sort());
+      expect(ids.sort()).toEqual([LIVE_CONSUMER_DRAINS_PATCH, PRODUCERS_FIRST_PATCH, TERMINAL_HANDOFF_PATCH].sort());
+      // The live consumer ended by itself (no cancel requested) once the families were done.
+      const events = history.events ?? [];
+      expect(events.filter((e) => e.activityTaskCancelRequestedEventAttributes)).toHaveLength(0);
+      expect(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'discoveryEnrichment')).toHaveLength(2);
       // Every activity of the run goes ahead of the per-job preparations it starts on the same queue.
       expect(priorities(history)).toEqual([PRODUCERS_FIRST_PRIORITY]);
       await Worker.runReplayHistory({ workflowBundle: suite.bundle }, history);

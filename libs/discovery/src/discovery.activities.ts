@@ -99,6 +99,8 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
 
     async advanceDiscoveryProgress({ runId, completed }) {
       await deps.runs.advance(runId, completed);
+      // A draining live consumer waits for the run's families to be done: tell it now rather than at its next poll.
+      deps.onJobsCommitted?.(runId);
     },
 
     async finishDiscoveryRun({ runId, state }) {

@@ -5,7 +5,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import type { HttpClient } from '@jobctrl/shared/http';
 import { RobotsBlockedError } from '@jobctrl/shared/http';
-import { JobRepository, ObservedPosting } from '@jobctrl/shared/jobs';
+import { DiscoveryRunRepository, JobRepository, ObservedPosting } from '@jobctrl/shared/jobs';
 import { CpuTaskPool } from '@jobctrl/shared/temporal';
 import { createEnrichmentActivities } from './discovery-enrichment.activities';
 
@@ -34,6 +34,7 @@ function retryable503(url: string): Error {
 
 let dir: string;
 let jobs: JobRepository;
+let runs: DiscoveryRunRepository;
 let cpu: CpuTaskPool;
 
 beforeAll(() => {
@@ -45,7 +46,9 @@ beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-enrich-'));
   const databasePath = path.join(dir, 'jobctrl.sqlite');
   await runMigrations({ databasePath });
-  jobs = new JobRepository(new UnitOfWorkFactory({ databasePath, entities: [] }));
+  const uow = new UnitOfWorkFactory({ databasePath, entities: [] });
+  jobs = new JobRepository(uow);
+  runs = new DiscoveryRunRepository(uow);
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -203,5 +206,31 @@ describe('discoveryEnrichment', () => {
     expect((await jobs.get('j_late'))?.enrichmentStatus).toBe('enriched');
     env.cancel();
     await expect(live).rejects.toThrow();
+  });
+
+  it('live with drainAfterFamilies: ends by itself once the run shows its families done and nothing is left, not before', async () => {
+    await runs.create('r1', { families: ['a', 'b'] }, 3);
+    await jobs.recordObservations('r1', 'a', [posting('j_a')]);
+    const http = new ScriptedHttp({ 'https://b.test/j_a': PAGE('A'), 'https://b.test/j_b': PAGE('B') });
+    const { discoveryEnrichment } = createEnrichmentActivities({ jobs, runs, cpu, http, startPreparation: async () => undefined, pollIntervalMs: 50 });
+    let settled = false;
+    const live = new MockActivityEnvironment()
+      .run(discoveryEnrichment, { runId: 'r1', mode: 'live' as const, perJobHandoff: false, internalConcurrency: 2, drainAfterFamilies: 2 })
+      .finally(() => (settled = true));
+    const until = async (what: () => Promise<boolean>) => {
+      for (let i = 0; i < 200 && !(await what()); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    await until(async () => (await jobs.get('j_a'))?.enrichmentStatus === 'enriched');
+    // One family of two done: the consumer keeps polling (and picks up the second family's job).
+    await runs.advance('r1', 1);
+    await jobs.recordObservations('r1', 'b', [posting('j_b')]);
+    await until(async () => (await jobs.get('j_b'))?.enrichmentStatus === 'enriched');
+    expect((await jobs.get('j_b'))?.enrichmentStatus).toBe('enriched');
+    expect(settled).toBe(false);
+    await runs.advance('r1', 2);
+    // Without the drain it would poll until cancelled; the 20 s cap only keeps a broken build from hanging.
+    let cap: NodeJS.Timeout | undefined;
+    const result = await Promise.race([live, new Promise((r) => (cap = setTimeout(() => r('still polling'), 20_000)))]).finally(() => clearTimeout(cap));
+    expect(result).toEqual({ enriched: 2, failed: 0, handedOff: 0 });
   });
 });

@@ -3,6 +3,7 @@ import type { DiscoveryEnrichmentInput, DiscoveryEnrichmentResult, EnrichmentAct
 import { cancelledFailureOf } from '@jobctrl/shared/temporal';
 import { pullBounded } from './bounded-lanes.util';
 import { captureDetail, type DetailCaptureDeps } from './detail-capture';
+import type { DiscoveryRunRepository } from '@jobctrl/shared/jobs';
 import type { RunCommitNotifier } from './run-commit.notifier';
 
 export interface EnrichmentActivityDeps extends DetailCaptureDeps {
@@ -14,13 +15,17 @@ export interface EnrichmentActivityDeps extends DetailCaptureDeps {
    * next poll; without it (or for commits made elsewhere) the poll alone finds them.
    */
   commits?: Pick<RunCommitNotifier, 'count' | 'wait'>;
+  /** The run's progress, for a live consumer that ends once the families are done (`drainAfterFamilies`). */
+  runs?: Pick<DiscoveryRunRepository, 'get'>;
   log?: (message: string) => void;
 }
 
 /**
  * The execution-scoped enrichment consumer (score-as-you-discover).
- * live: polls the run's durable membership while families still commit jobs, until cancelled; a
- * commit in this worker wakes it at once (the poll is the fallback for everything else).
+ * live: polls the run's durable membership while families still commit jobs, until cancelled — or,
+ * with `drainAfterFamilies`, until the run's progress shows its families done and a query that
+ * started after that finds nothing left; a commit in this worker wakes it at once (the poll is the
+ * fallback for everything else).
  * terminal: drains what is selectable and returns — the authoritative reconcile.
  * Robots-blocked rows are re-admitted once per activity lifetime, retryable failures whenever their
  * backoff has elapsed (after the last bounded attempt they move on as source_only, and the retry
@@ -46,11 +51,16 @@ export function createEnrichmentActivities(deps: EnrichmentActivityDeps): Enrich
         return handoffChain;
       };
 
+      const drainAfter = input.mode === 'live' ? input.drainAfterFamilies : undefined;
+      if (drainAfter !== undefined && !deps.runs) throw new Error('a draining live consumer needs the run store (EnrichmentActivityDeps.runs)');
       try {
         for (;;) {
           ctx.heartbeat(result);
           // Read before the first query: a commit that lands after it is seen by the wait below.
           const commitsSeen = deps.commits?.count(input.runId) ?? 0;
+          // Read before the query too: a family counts as done only after its last commit, so once
+          // this says done, an empty query below means the run has nothing left for this consumer.
+          const familiesDone = drainAfter !== undefined && ((await deps.runs?.get(input.runId))?.progress.completed ?? 0) >= drainAfter;
           // Lanes take the next job as soon as they are free (a render holds its own lane, not a
           // batch); queued and running jobs are kept out of the next query.
           const taken = new Set<string>();
@@ -77,7 +87,7 @@ export function createEnrichmentActivities(deps: EnrichmentActivityDeps): Enrich
             },
           );
           if (ran === 0) {
-            if (input.mode === 'terminal') break;
+            if (input.mode === 'terminal' || familiesDone) break;
             // Both reject when the workflow cancels the live consumer.
             const pollMs = deps.pollIntervalMs ?? 500;
             await (deps.commits ? deps.commits.wait(input.runId, commitsSeen, pollMs, signal) : ctx.sleep(pollMs));

@@ -21,6 +21,13 @@ export const PRODUCERS_FIRST_PATCH = 'discover-producers-first-v1';
  */
 export const PRODUCERS_FIRST_PRIORITY = 2;
 
+/**
+ * Marks histories whose live enrichment consumer ends by itself once the run's families are done and
+ * nothing is left to enrich (input `drainAfterFamilies`), instead of being cancelled when the crawl
+ * ends. Histories without it replay the cancel.
+ */
+export const LIVE_CONSUMER_DRAINS_PATCH = 'discover-live-consumer-drains-v1';
+
 export function discoverWorkflowId(runId: string): string {
   return `discover-${runId}`;
 }
@@ -74,6 +81,13 @@ export interface DiscoveryEnrichmentInput {
   mode: 'live' | 'terminal';
   perJobHandoff: boolean;
   internalConcurrency: number;
+  /**
+   * live only: the run's family count. Once the run's progress shows that many families done and no
+   * job is left to select, the consumer returns instead of polling until cancelled. Cancelling it
+   * when the crawl ended cost the wait for the cancel to reach it (its next heartbeat response) and
+   * the captures it had in flight, redone by the terminal reconcile.
+   */
+  drainAfterFamilies?: number;
 }
 
 /**

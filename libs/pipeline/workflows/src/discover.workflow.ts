@@ -14,7 +14,7 @@ import type {
   DiscoveryEnrichmentResult,
   EnrichmentActivities,
 } from '@jobctrl/pipeline/contracts';
-import { activityOptions, FAILED_RUN_STOPS_CONSUMER_PATCH, PRODUCERS_FIRST_PATCH, PRODUCERS_FIRST_PRIORITY, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
+import { activityOptions, FAILED_RUN_STOPS_CONSUMER_PATCH, LIVE_CONSUMER_DRAINS_PATCH, PRODUCERS_FIRST_PATCH, PRODUCERS_FIRST_PRIORITY, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
 import { describeFailure, recordLifecycle } from './lifecycle.helpers';
 
 /** The run's activity proxies, with or without the producers-first priority. */
@@ -52,15 +52,21 @@ const PRODUCERS_FIRST = proxiesOf({ priorityKey: PRODUCERS_FIRST_PRIORITY });
  * terminal reconcile and score-only fan-out. Progress (families + terminal) only moves forward.
  */
 export async function discoverWorkflow(input: DiscoverWorkflowInput): Promise<DiscoverWorkflowResult> {
-  return runDiscovery(input, () => patched(TERMINAL_HANDOFF_PATCH), () => patched(PRODUCERS_FIRST_PATCH));
+  return runDiscovery(input, () => patched(TERMINAL_HANDOFF_PATCH), () => patched(PRODUCERS_FIRST_PATCH), () => patched(LIVE_CONSUMER_DRAINS_PATCH));
 }
 
 /**
- * The workflow body. `terminalHandoff` decides the terminal reconcile's input and `producersFirst`
- * the activities' priority: the patch markers in production; replay tests pass the pre-marker
- * behaviour to record an old history (producersFirst defaults to it).
+ * The workflow body. `terminalHandoff` decides the terminal reconcile's input, `producersFirst` the
+ * activities' priority and `liveDrains` whether the live consumer ends by itself: the patch markers
+ * in production; replay tests pass the pre-marker behaviour to record an old history (the last two
+ * default to it).
  */
-export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff: () => boolean, producersFirst: () => boolean = () => false): Promise<DiscoverWorkflowResult> {
+export async function runDiscovery(
+  input: DiscoverWorkflowInput,
+  terminalHandoff: () => boolean,
+  producersFirst: () => boolean = () => false,
+  liveDrains: () => boolean = () => false,
+): Promise<DiscoverWorkflowResult> {
   // Asked once, before the first activity, so every activity of a history has the same options.
   const { family, control, enrichment, liveEnrichment } = producersFirst() ? PRODUCERS_FIRST : FIFO;
   await recordLifecycle('started', { runId: input.runId });
@@ -76,9 +82,18 @@ export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff
     // One-time straggler sweep: before any family runs, pending_tailor holds only pre-existing work.
     await control.fanOutPreparation({ includePendingTailor: true });
 
+    // A draining consumer returns once every family is done and nothing is left to select, so the
+    // end of the crawl costs no cancel round trip and no capture is interrupted and redone.
+    const drains = liveDrains();
     liveScope = new CancellationScope();
     live = liveScope.run(() =>
-      liveEnrichment.discoveryEnrichment({ runId, mode: 'live', perJobHandoff: true, internalConcurrency: plan.internalConcurrency }),
+      liveEnrichment.discoveryEnrichment({
+        runId,
+        mode: 'live',
+        perJobHandoff: true,
+        internalConcurrency: plan.internalConcurrency,
+        ...(drains ? { drainAfterFamilies: plan.families.length } : {}),
+      }),
     );
     // The consumer's own outcome is settled below; keep an unobserved rejection from failing the run.
     live.catch(() => undefined);
@@ -104,7 +119,7 @@ export async function runDiscovery(input: DiscoverWorkflowInput, terminalHandoff
       await control.fanOutPreparation({ runId, includePendingTailor: false });
     }
 
-    liveScope.cancel();
+    if (!drains) liveScope.cancel();
     await live.catch((err: unknown) => {
       // A consumer whose worker died cannot acknowledge the cancel and times out instead; the
       // terminal reconcile below is authoritative either way. Other failures keep the failure path.
