@@ -212,10 +212,11 @@ describe('wrong API tokens are rate limited (per address, and overall)', () => {
     // a 429 that still let a correct guess through would only hide the answer.
     expect((await from(attacker, port, 'POST', '/v1/auth/login', { body: { token: TOKEN } })).status).toBe(429);
     expect((await from(attacker, port, 'GET', '/v1/jobs', { headers: bearer })).status).toBe(429);
-    const form = await from(attacker, port, 'POST', '/v1/auth/login', { form: { token: TOKEN, next: '/' } });
+    const form = await from(attacker, port, 'POST', '/v1/auth/login', { form: { token: TOKEN, next: '/jobs' } });
     expect(form.status).toBe(429);
     expect(form.headers['retry-after']).toBeDefined();
     expect(form.body).toContain('Too many wrong tokens');
+    expect(form.body).toContain('value="/jobs"');
 
     // The user, meanwhile: Bearer and cookie unaffected.
     expect((await from('127.0.0.1', port, 'GET', '/v1/jobs', { headers: bearer })).status).toBe(200);

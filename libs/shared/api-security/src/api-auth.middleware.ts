@@ -39,7 +39,8 @@ export function sendError(res: ServerResponse, statusCode: number, error: string
 }
 
 /** The limiter's answer: 429 with Retry-After in whole seconds (at least 1, so a client never retries at once). */
-function tooManyAttempts(res: ServerResponse, waitMs: number, scope: 'address' | 'overall', form: boolean): void {
+/** `form`: the login form's post (its `next`), answered with the form again; null: a script, answered in JSON. */
+function tooManyAttempts(res: ServerResponse, waitMs: number, scope: 'address' | 'overall', form: { next: string } | null): void {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
   const who = scope === 'address' ? 'from this address' : 'to this API from all addresses together';
   const message = `too many wrong API tokens ${who}: try again in ${seconds} s`;
@@ -49,7 +50,7 @@ function tooManyAttempts(res: ServerResponse, waitMs: number, scope: 'address' |
   res.setHeader('retry-after', String(seconds));
   res.setHeader('content-type', 'text/html; charset=utf-8');
   res.setHeader('cache-control', 'no-store');
-  res.end(loginPage({ next: '/', failed: false, notice: `Too many wrong tokens ${who}. Try again in ${seconds} s.` }));
+  res.end(loginPage({ next: form.next, failed: false, notice: `Too many wrong tokens ${who}. Try again in ${seconds} s.` }));
 }
 
 function redirect(res: ServerResponse, location: string, cookie?: string): void {
@@ -101,7 +102,9 @@ function loginFields(contentType: string, body: string): { token?: unknown; next
  * passes through here first. With a token configured a request needs `Authorization: Bearer <token>`
  * or the session cookie the login page sets; GET /v1/health stays open to loopback peers so the local
  * supervisor (npm start) can poll it without holding the token — it carries no secret and no user data.
- * Without a token (loopback bind) only the cross-site checks apply.
+ * Without a token (loopback bind) only the cross-site checks apply. Wrong tokens are rate limited per
+ * address and overall (LoginRateLimiter; the login route and Bearer checks), and logouts are kept in a
+ * RevokedSessionStore when one is given (apiAuth loads it first).
  */
 export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
   const { token } = opts;
@@ -115,7 +118,7 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
    * correct guess would otherwise still get through, so the 429 would only hide the answer).
    * With `overallToo` (the login form) the overall budget applies the same way.
    */
-  function limited(req: IncomingMessage, res: ServerResponse, overallToo: boolean, form: boolean): boolean {
+  function limited(req: IncomingMessage, res: ServerResponse, overallToo: boolean, form: { next: string } | null): boolean {
     if (!limiter) return false;
     const addressWait = limiter.addressWaitMs(req.socket.remoteAddress);
     const overallWait = overallToo ? limiter.overallWaitMs() : 0;
@@ -125,7 +128,7 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
   }
 
   /** After a wrong token: counted; 429 once the overall budget is spent, else the caller's own refusal. */
-  function wrongToken(req: IncomingMessage, res: ServerResponse, form: boolean, refusal: () => void): void {
+  function wrongToken(req: IncomingMessage, res: ServerResponse, form: { next: string } | null, refusal: () => void): void {
     limiter?.recordFailure(req.socket.remoteAddress);
     const overallWait = limiter?.overallWaitMs() ?? 0;
     if (overallWait > 0) return tooManyAttempts(res, overallWait, 'overall', form);
@@ -140,9 +143,10 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
     const fields = loginFields(contentType, body);
     const next = safeNext(fields.next);
     if (!sessions || !token) return isForm ? redirect(res, next) : void res.writeHead(204).end();
-    if (limited(req, res, true, isForm)) return;
+    const form = isForm ? { next } : null;
+    if (limited(req, res, true, form)) return;
     if (typeof fields.token !== 'string' || !sameSecret(fields.token, token)) {
-      return wrongToken(req, res, isForm, () => (isForm ? redirect(res, `${LOGIN_PAGE_PATH}?failed=1&next=${encodeURIComponent(next)}`) : refuse(res, 'wrong API token')));
+      return wrongToken(req, res, form, () => (isForm ? redirect(res, `${LOGIN_PAGE_PATH}?failed=1&next=${encodeURIComponent(next)}`) : refuse(res, 'wrong API token')));
     }
     const cookie = sessionCookie(req, sessions.issue(), SESSION_MAX_AGE_SECONDS);
     if (isForm) return redirect(res, next, cookie);
@@ -193,8 +197,8 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
       if (!bearer) return refuse(res, 'the Authorization header must be "Bearer <token>"');
       // A Bearer is a guess like the login form's, so its address's budget applies; the overall one does
       // not stop a valid Bearer (the user's scripts keep working while someone else hammers the form).
-      if (limited(req, res, false, false)) return;
-      return sameSecret(bearer[1], token) ? next() : wrongToken(req, res, false, () => refuse(res, 'wrong API token'));
+      if (limited(req, res, false, null)) return;
+      return sameSecret(bearer[1], token) ? next() : wrongToken(req, res, null, () => refuse(res, 'wrong API token'));
     }
     if (sessions.valid(readCookie(req.headers.cookie, SESSION_COOKIE))) return next();
 
