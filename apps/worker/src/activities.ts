@@ -1,7 +1,7 @@
 import { defaultResolvedConfig, liveWorkerSettings, PIPELINE_INTERNAL_CONCURRENCY_MAX, type LiveWorkerSettings } from '@jobctrl/shared/config';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { HostPolicyHttpClient } from '@jobctrl/shared/http';
-import { DiscoveryRunRepository, JobRepository, LifecycleProjector, PreparationBatchRepository, PreparationRepository } from '@jobctrl/shared/jobs';
+import { DiscoveryRunRepository, JobRepository, LifecycleProjector, PreparationBatchRepository, PreparationRepository, preparationAttempt } from '@jobctrl/shared/jobs';
 import { PipelineRunRepository } from '@jobctrl/runs';
 import { LlmRuntime, SpendLedgerRepository, type LlmRuntimeOptions } from '@jobctrl/shared/llm';
 import { ProfileRepository } from '@jobctrl/shared/profile';
@@ -109,8 +109,8 @@ export function buildActivities(deps: ActivityDeps) {
   const reviews = new ReviewExecutor({ leafLimit: deps.activitySlots });
   const checks = new PostingCheckRepository(deps.uow);
   const readProfile = () => profiles.get();
-  const stageSteps = (profile: typeof readProfile) => {
-    const stage = { jobs, prep, profile, llm };
+  const stageSteps = (profile: typeof readProfile, store: { jobs: JobRepository; prep: PreparationRepository } = { jobs, prep }) => {
+    const stage = { ...store, profile, llm };
     return {
       ...createScoringActivities({ ...stage, threshold: () => prepSettings.live().tailorScoreThreshold }),
       ...createTailoringActivities(stage),
@@ -119,7 +119,9 @@ export function buildActivities(deps: ActivityDeps) {
   };
   const preparation = {
     ...stageSteps(readProfile),
-    ...createExtractivePreparationActivities({ provider: () => llm.provider, steps: stageSteps, profile: readProfile, readJob: (jobKey) => jobs.get(jobKey) }),
+    // A whole-job attempt's stages start from the job its previous stage wrote (preparationAttempt):
+    // built per attempt, as the steps are.
+    ...createExtractivePreparationActivities({ provider: () => llm.provider, steps: (profile) => stageSteps(profile, preparationAttempt(deps.uow)), profile: readProfile, readJob: (jobKey) => jobs.get(jobKey) }),
     ...createPreparationActivities({
       prep,
       runs: new PipelineRunRepository(deps.uow),

@@ -10,6 +10,8 @@ export interface ExtractivePreparationDeps {
   /**
    * The stage activities themselves (scoring, tailoring, cover letter), called in-process, built on
    * the profile reader they are given: the activity hands them one read of the profile for the job.
+   * Built anew for every attempt, so they may hold that attempt's own state (the worker gives them
+   * a preparationAttempt job store: each stage starts from the job its previous stage wrote).
    */
   steps: (profile: () => Promise<StoredProfile>) => PreparationSteps;
   /** Reads the stored profile (one SQLite unit of work). */

@@ -8,3 +8,4 @@ export * from './preparation.repository';
 export * from './preparation-batch.repository';
 export * from './remaining-work.repository';
 export * from './employer-name.rules';
+export * from './preparation-attempt';

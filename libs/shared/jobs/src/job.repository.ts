@@ -278,7 +278,7 @@ export class JobRepository {
 
 
   async get(jobKey: string): Promise<JobRecord | null> {
-    return (await this.getFenced(jobKey))?.job ?? null;
+    return (await this.uow.run(({ manager }) => readFencedJob(manager, jobKey)))?.job ?? null;
   }
 
   /**
@@ -287,14 +287,8 @@ export class JobRepository {
    * slip between the fence and the data the attempt decides on (two reads needed the fence first for
    * that). A stage activity pays one connection open for them instead of two.
    */
-  async getFenced(jobKey: string): Promise<{ job: JobRecord; fence: StageFence } | null> {
-    return this.uow.run(async ({ manager }) => {
-      const rows: Array<JobRow & { stage_version: number }> = await manager.query(`${RECORD_SELECT} WHERE j.job_key = ?`, [jobKey]);
-      const row = rows[0];
-      if (!row) return null;
-      const job = toRecord(row, (await sourcesOf(manager, [jobKey])).get(jobKey) ?? []);
-      return { job, fence: { stage: row.stage, version: row.stage_version } };
-    });
+  async getFenced(jobKey: string): Promise<FencedJob | null> {
+    return this.uow.run(({ manager }) => readFencedJob(manager, jobKey));
   }
 
   async list(filter: JobListFilter): Promise<{ items: JobRecord[]; total: number }> {
@@ -446,8 +440,23 @@ export async function requireJob(jobs: JobRepository, jobKey: string): Promise<J
   return job;
 }
 
+/** A job as a preparation attempt starts from: its record and the fence its next write is checked against. */
+export interface FencedJob {
+  job: JobRecord;
+  fence: StageFence;
+}
+
+/** getFenced's read, on a unit the caller holds (the preparation attempt reads it after its own write). */
+export async function readFencedJob(manager: EntityManager, jobKey: string): Promise<FencedJob | null> {
+  const rows: Array<JobRow & { stage_version: number }> = await manager.query(`${RECORD_SELECT} WHERE j.job_key = ?`, [jobKey]);
+  const row = rows[0];
+  if (!row) return null;
+  const job = toRecord(row, (await sourcesOf(manager, [jobKey])).get(jobKey) ?? []);
+  return { job, fence: { stage: row.stage, version: row.stage_version } };
+}
+
 /** A stage activity's first read: the job and its attempt's fence (getFenced), or JobNotFoundError. */
-export async function requireFencedJob(jobs: JobRepository, jobKey: string): Promise<{ job: JobRecord; fence: StageFence }> {
+export async function requireFencedJob(jobs: JobRepository, jobKey: string): Promise<FencedJob> {
   const read = await jobs.getFenced(jobKey);
   if (!read) throw new JobNotFoundError(jobKey);
   return read;

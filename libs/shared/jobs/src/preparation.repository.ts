@@ -81,13 +81,11 @@ export class PreparationRepository {
    * Returns the draft count after the write (unchanged when the fence refused it).
    */
   async recordCoverDraft(jobKey: string, letter: unknown, fence?: StageFence, now = Date.now()): Promise<number> {
-    const rows: Array<{ cover_attempts: number }> = await this.uow.run(({ transaction }) =>
-      transaction(async (m) => {
-        await this.update(m, jobKey, fence, `cover_letter = ?, cover_review = NULL, cover_attempts = cover_attempts + 1`, [JSON.stringify(letter)], `stage = 'pending_cover'`, [], now);
-        return m.query(`SELECT cover_attempts FROM jobs WHERE job_key = ?`, [jobKey]);
-      }, 'immediate'),
-    );
-    return rows[0]?.cover_attempts ?? 0;
+    return this.write(jobKey, async (m) => {
+      const applied = await this.update(m, jobKey, fence, `cover_letter = ?, cover_review = NULL, cover_attempts = cover_attempts + 1`, [JSON.stringify(letter)], `stage = 'pending_cover'`, [], now);
+      const rows: Array<{ cover_attempts: number }> = await m.query(`SELECT cover_attempts FROM jobs WHERE job_key = ?`, [jobKey]);
+      return { applied, result: rows[0]?.cover_attempts ?? 0 };
+    });
   }
 
   /**
@@ -231,13 +229,28 @@ export class PreparationRepository {
    * statement here runs while this process's writer turn is held, so the fewer the better.
    */
   private async fencedWrite(jobKey: string, fence: StageFence | undefined, set: string, params: unknown[], guard: string, guardParams: unknown[], now: number, to: JobStage): Promise<StageWrite> {
-    return this.uow.run(({ transaction }) =>
-      transaction(async (m) => {
-        if (await this.update(m, jobKey, fence, set, params, guard, guardParams, now)) return { applied: true, stage: to };
-        const rows: Array<{ stage: JobStage }> = await m.query(`SELECT stage FROM jobs WHERE job_key = ?`, [jobKey]);
-        return { applied: false, stage: rows[0]?.stage ?? null };
-      }, 'immediate'),
-    );
+    return this.write<StageWrite>(jobKey, async (m) => {
+      if (await this.update(m, jobKey, fence, set, params, guard, guardParams, now)) return { applied: true, result: { applied: true, stage: to } };
+      const rows: Array<{ stage: JobStage }> = await m.query(`SELECT stage FROM jobs WHERE job_key = ?`, [jobKey]);
+      return { applied: false, result: { applied: false, stage: rows[0]?.stage ?? null } };
+    });
+  }
+
+  /** A preparation write: one immediate transaction in its own unit of work, then `afterWrite` on that unit. */
+  private async write<R>(jobKey: string, body: (m: EntityManager) => Promise<{ applied: boolean; result: R }>): Promise<R> {
+    return this.uow.run(async ({ manager, transaction }) => {
+      const { applied, result } = await transaction(body, 'immediate');
+      await this.afterWrite(manager, jobKey, applied);
+      return result;
+    });
+  }
+
+  /**
+   * Runs on the write's own connection once its transaction committed, outside the writer turn
+   * (preparationAttempt reads the job back here). Nothing by default.
+   */
+  protected async afterWrite(_manager: EntityManager, _jobKey: string, _applied: boolean): Promise<void> {
+    // The standalone stage activities read afresh at their next start.
   }
 
   /** The UPDATE every preparation write goes through: its guard, the attempt's fence, the version bump. */
