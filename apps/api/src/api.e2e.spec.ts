@@ -983,6 +983,27 @@ describe('API v1', () => {
       const after = await http().get('/v1/spend').expect(200);
       expect(after.body).toMatchObject({ spentUsd: 0.875, ceilingUsd: 0.5, remainingUsd: 0, ceilingReached: true, provider: 'openai', model: 'm', calls: 3 });
     });
+
+    it("includes a crashed worker's in-flight call (heartbeat stale) as an unknown outcome at its estimate; a live worker's in-flight call is not charged", async () => {
+      const uow = new UnitOfWorkFactory({ databasePath: ctx.config.databasePath, entities: [] });
+      const dead = heartbeat(ctx.config, { recordedAt: Date.now() - ctx.config.heartbeat.staleMs - 1_000 });
+      const live = heartbeat(ctx.config);
+      await ctx.heartbeats.upsert(dead);
+      await ctx.heartbeats.upsert(live);
+      const before = (await http().get('/v1/spend').expect(200)).body;
+      const call = { lane: 'cover' as const, provider: 'openai' as const, model: 'm', jobKey: 'j_9' };
+      await new SpendLedgerRepository(uow, { owner: dead.workerId }).reserve(0.25, 100, Date.now(), call);
+      const held = await new SpendLedgerRepository(uow, { owner: live.workerId }).reserve(0.5, 100, Date.now(), call);
+      try {
+        const res = await http().get('/v1/spend').expect(200);
+        expect(res.body).toMatchObject({ spentUsd: before.spentUsd + 0.25, calls: before.calls + 1, unknownOutcomeCalls: 1, unknownOutcomeUsd: 0.25 });
+        expect(res.body.byLane.cover).toBeCloseTo(before.byLane.cover + 0.25, 9);
+      } finally {
+        if (held.kind === 'admitted') await new SpendLedgerRepository(uow).release(held.reservationId);
+        await ctx.heartbeats.remove(dead.workerId);
+        await ctx.heartbeats.remove(live.workerId);
+      }
+    });
   });
 
   describe('preparation runs and job stages', () => {

@@ -1117,7 +1117,16 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
           ]
         },
         "calls": {
-          "type": "number"
+          "type": "number",
+          "description": "Every recorded call, those with an unknown outcome included."
+        },
+        "unknownOutcomeCalls": {
+          "type": "number",
+          "description": "Calls whose outcome is unknown: their worker died mid-call (kill -9, crash; its heartbeat went\nstale or the reservation expired), so the provider may have billed them. They are spend: each is\ncharged at its admission estimate (the call and one repair) in spentUsd, byLane and calls."
+        },
+        "unknownOutcomeUsd": {
+          "type": "number",
+          "description": "What those calls are charged at, part of spentUsd."
         },
         "provider": {
           "type": "string"
@@ -1136,6 +1145,8 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "resetsAt",
         "byLane",
         "calls",
+        "unknownOutcomeCalls",
+        "unknownOutcomeUsd",
         "provider",
         "model"
       ]

@@ -1079,6 +1079,7 @@ export type components = {
                 score: number;
                 tailor: number;
             };
+            /** @description Every recorded call, those with an unknown outcome included. */
             calls: number;
             /** @description Spendful work is paused until the ceiling is raised or the day rolls over. */
             ceilingReached: boolean;
@@ -1089,6 +1090,14 @@ export type components = {
             remainingUsd: number;
             resetsAt: string;
             spentUsd: number;
+            /**
+             * @description Calls whose outcome is unknown: their worker died mid-call (kill -9, crash; its heartbeat went
+             *     stale or the reservation expired), so the provider may have billed them. They are spend: each is
+             *     charged at its admission estimate (the call and one repair) in spentUsd, byLane and calls.
+             */
+            unknownOutcomeCalls: number;
+            /** @description What those calls are charged at, part of spentUsd. */
+            unknownOutcomeUsd: number;
         };
         StartApplyDto: {
             /** @description Fill everything and screenshot it, without the final click. */

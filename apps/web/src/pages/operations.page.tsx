@@ -28,6 +28,11 @@ function Spend({ spend }: { spend: Schemas['SpendView'] }) {
         {usd(spend.spentUsd)} of {usd(spend.ceilingUsd)} today ({spend.calls} calls, {spend.provider}
         {spend.model ? ` / ${spend.model}` : ''}){spend.ceilingReached && <strong> — ceiling reached, spendful work paused until {new Date(spend.resetsAt).toLocaleString()}</strong>}
       </p>
+      {spend.unknownOutcomeCalls > 0 && (
+        <p>
+          Includes {spend.unknownOutcomeCalls} {spend.unknownOutcomeCalls === 1 ? 'call' : 'calls'} whose outcome is unknown (worker crashed mid-call), charged at their estimate ({usd(spend.unknownOutcomeUsd)}).
+        </p>
+      )}
       <meter aria-label="Spend against the daily ceiling" min={0} max={1} value={ratio} />
       <table>
         <caption className="sr-only">Spend by lane</caption>

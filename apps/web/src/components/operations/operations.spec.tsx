@@ -19,7 +19,7 @@ const snapshot = {
   remainingWork: { byStage: {}, total: null },
   throughput: { completed: 0, windowSeconds: 60 },
 };
-const spend = { day: '2026-12-01', spentUsd: 0.5, ceilingUsd: 1, remainingUsd: 0.5, ceilingReached: false, resetsAt: '2026-12-02T00:00:00Z', byLane: { score: 0.25, tailor: 0.25, cover: 0, review: 0, compensation: 0 }, calls: 3, provider: 'openai', model: 'm' };
+const spend = { day: '2026-12-01', spentUsd: 0.5, ceilingUsd: 1, remainingUsd: 0.5, ceilingReached: false, resetsAt: '2026-12-02T00:00:00Z', byLane: { score: 0.25, tailor: 0.25, cover: 0, review: 0, compensation: 0 }, calls: 3, unknownOutcomeCalls: 0, unknownOutcomeUsd: 0, provider: 'openai', model: 'm' };
 const health = { status: 'ok', api: { status: 'up', pid: 1, uptimeSeconds: 5 }, worker: { status: 'ready', reason: '1 worker', freshWorkers: 1, newest: null }, temporal: { status: 'reachable', address: '127.0.0.1:7233', embedded: true, namespace: 'default' } };
 
 describe('Operations page', () => {
@@ -45,6 +45,21 @@ describe('Operations page', () => {
     expect((await screen.findByText(/\$0\.50 of \$1\.00 today/)).textContent).toMatch(/3 calls, openai \/ m/);
     expect(screen.getByRole('rowheader', { name: 'score' }).nextElementSibling?.textContent).toBe('$0.25');
     expect(screen.getByText('scoreJob')).toBeTruthy();
+    expect(screen.queryByText(/outcome is unknown/)).toBeNull();
+  });
+
+  it("says how many of today's calls had an unknown outcome (a worker crashed mid-call) and what they are charged at", async () => {
+    installFetch([
+      ['GET /v1/pipeline/operations', () => answer(200, snapshot)],
+      ['GET /v1/spend', () => answer(200, { ...spend, unknownOutcomeCalls: 2, unknownOutcomeUsd: 0.3 })],
+      ['GET /v1/health', () => answer(200, health)],
+    ]);
+    render(
+      <MemoryRouter>
+        <OperationsPage />
+      </MemoryRouter>,
+    );
+    expect((await screen.findByText(/outcome is unknown/)).textContent).toBe('Includes 2 calls whose outcome is unknown (worker crashed mid-call), charged at their estimate ($0.30).');
   });
 
   it('shows the error state when the snapshot cannot be read', async () => {
