@@ -2,7 +2,8 @@ import * as sqlite3 from 'sqlite3';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { JobPreparationResult } from '@jobctrl/pipeline/contracts';
 import { PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
-import { classifyWorkerReadiness, parseHeartbeatRow, WorkerHeartbeatRepository } from '@jobctrl/operations';
+import { classifyWorkerReadiness, heartbeatLiveness, parseHeartbeatRow, WorkerHeartbeatRepository } from '@jobctrl/operations';
+import { SpendLedgerRepository } from '@jobctrl/shared/llm';
 import { startLlmSimulator, type RecordedLlmRequest } from '@jobctrl/shared/llm/testing';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
@@ -61,11 +62,15 @@ describe('kill -9 of the worker app, then a new worker (issue #15 fault cases at
       respond: createPipelineResponder(),
       latencyMs: (req) => (holdReviews && REVIEW_SCHEMAS.includes(req.schemaName) ? 600_000 : 0),
     });
-    const configPath = writeWorkerAppConfig(world, llm.url);
+    // A short stale window, so the killed worker's in-flight calls are charged soon after the kill.
+    const staleMs = 3_000;
+    const configPath = writeWorkerAppConfig(world, llm.url, { worker_heartbeat_stale_seconds: staleMs / 1000 });
     await new ProfileRepository(world.uow).put(sampleProfile());
     const idempotencyKey = `review-kill-${world.taskQueue}`;
     await seedEnrichedJob(world, 'j1', idempotencyKey);
     const reservations = () => world.uow.run(({ manager }) => manager.query(`SELECT id FROM llm_spend_reservations ORDER BY id`) as Promise<Array<{ id: string }>>);
+    // Today's spend as GET /v1/spend reads it (the API's ledger: the heartbeat table, the same stale window).
+    const todaysSpend = () => new SpendLedgerRepository(world.uow, { liveness: heartbeatLiveness(new WorkerHeartbeatRepository(world.uow), staleMs) }).summary();
 
     let worker = spawnWorkerApp(configPath, address);
     try {
@@ -75,6 +80,11 @@ describe('kill -9 of the worker app, then a new worker (issue #15 fault cases at
       // Each held review was admitted by the spend gate: one reservation per review step.
       const heldReservations = await reservations();
       expect(heldReservations).toHaveLength(2);
+      // While the worker lives (its heartbeat fresh), its in-flight calls are reserved, not charged.
+      expect(await todaysSpend()).toMatchObject({ unknownOutcomeCalls: 0 });
+      expect(await reservations()).toEqual(heldReservations);
+      const reviewEstimates = await world.uow.run(({ manager }) => manager.query(`SELECT id, estimate_usd, lane, job_key FROM llm_spend_reservations ORDER BY id`) as Promise<Array<{ id: string; estimate_usd: number; lane: string; job_key: string }>>);
+      expect(reviewEstimates.map((r) => [r.lane, r.job_key])).toEqual([['review', 'j1'], ['review', 'j1']]);
       const killed = worker;
       const killedIdentity = pollingIdentity(killed);
       await killWorker(killed);
@@ -101,17 +111,26 @@ describe('kill -9 of the worker app, then a new worker (issue #15 fault cases at
       // The model saw each review step twice (the held call and its retry), everything else once.
       expect(callsBySchema(llm.requests)).toEqual({ job_fit_score: 1, tailored_resume: 1, cover_letter: 1, factual_review: 2, quality_review: 2 });
 
-      // No double spend: one recorded call per review step (the killed attempts never got an answer).
-      const spend = await world.uow.run(({ manager }) => manager.query(`SELECT lane, outcome, COUNT(*) AS n FROM llm_spend GROUP BY lane, outcome ORDER BY lane`) as Promise<Array<{ lane: string; outcome: string; n: number }>>);
+      // Today's spend includes the two killed calls (the provider may have billed them): each is an
+      // `unknown` call charged at its reservation's estimate, with its job. Before #15 their
+      // reservations were left to expire and then deleted, and the spend never counted them.
+      const summary = await until('the killed calls to be charged (their worker\'s heartbeat stale)', async () => {
+        const s = await todaysSpend();
+        return s.unknownOutcomeCalls > 0 && s;
+      }, 30_000);
+      expect(summary).toMatchObject({ calls: 7, unknownOutcomeCalls: 2 });
+      expect(summary.unknownOutcomeUsd).toBeCloseTo(reviewEstimates[0].estimate_usd + reviewEstimates[1].estimate_usd, 9);
+      // No double spend: one recorded call per review step on the new worker, plus the two killed ones.
+      const spend = await world.uow.run(({ manager }) => manager.query(`SELECT lane, outcome, job_key, COUNT(*) AS n FROM llm_spend GROUP BY lane, outcome ORDER BY lane, outcome`) as Promise<Array<{ lane: string; outcome: string; job_key: string; n: number }>>);
       expect(spend).toEqual([
-        { lane: 'cover', outcome: 'ok', n: 1 },
-        { lane: 'review', outcome: 'ok', n: 2 },
-        { lane: 'score', outcome: 'ok', n: 1 },
-        { lane: 'tailor', outcome: 'ok', n: 1 },
+        { lane: 'cover', outcome: 'ok', job_key: 'j1', n: 1 },
+        { lane: 'review', outcome: 'ok', job_key: 'j1', n: 2 },
+        { lane: 'review', outcome: 'unknown', job_key: 'j1', n: 2 },
+        { lane: 'score', outcome: 'ok', job_key: 'j1', n: 1 },
+        { lane: 'tailor', outcome: 'ok', job_key: 'j1', n: 1 },
       ]);
-      // Every reservation the new worker took was released. The killed worker's two cannot be: they
-      // stay until their TTL (RESERVATION_TTL_MS) and hold nothing of the new worker's.
-      expect(await reservations()).toEqual(heldReservations);
+      // Nothing is left reserved: the new worker released its own, the killed worker's were settled.
+      expect(await reservations()).toEqual([]);
 
       await expectOnePreparation(world, 'j1', idempotencyKey, 'full');
     } finally {
