@@ -9,6 +9,7 @@ import { APPLY_TENANT, prepWorkflowId } from '@jobctrl/pipeline/contracts';
 import { JobPreparationService } from '@jobctrl/runs';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
+import type { SettingsService } from '@jobctrl/shared/config';
 import type { TemporalClientService } from '@jobctrl/shared/temporal';
 import { allJobs, setupPreparationWorld, startPipeline } from './test-support/preparation-world.fixture';
 import { worldWorker } from './test-support/board-world.fixture';
@@ -21,7 +22,9 @@ const suite = useSuiteTemporal();
 /** The service behind the route, over the test's database and task queue. */
 function preparationApi(s: Awaited<ReturnType<typeof setupPreparationWorld>>): JobPreparationService {
   const temporal = { taskQueue: s.taskQueue, client: async (): Promise<Client> => suite.client } as unknown as TemporalClientService;
-  return new JobPreparationService(s.uow, temporal);
+  // The API's config names the provider the worker runs (extractive in these worlds).
+  const settings = { get: () => ({ llm: { provider: 'extractive' } }) } as unknown as SettingsService;
+  return new JobPreparationService(s.uow, temporal, settings);
 }
 
 async function executions(workflowId: string): Promise<Array<{ runId: string; status: string }>> {
@@ -74,6 +77,11 @@ describe('re-preparing one job', () => {
       }
       const after = await executions(workflowId);
       expect(after.length).toBe(before.length + 1);
+      // Started with the configured extractive provider in its input: its stages ran as one
+      // activity, not stage by stage behind spend preflights.
+      const history = await suite.client.workflow.getHandle(workflowId).fetchHistory();
+      const activities = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+      expect(activities).toEqual(['prepareJobExtractive']);
       expect(after.every((e) => e.status === 'COMPLETED')).toBe(true);
       const again = await s.jobs.get(job.jobKey);
       // Scored again against the current profile, tailored, and a new letter that passed its review pair.

@@ -1,4 +1,5 @@
 import { ApplicationRepository } from '@jobctrl/apply-launcher/application';
+import type { SettingsService } from '@jobctrl/shared/config';
 import { UnitOfWork, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { openJobStore, seedEnrichedJob } from '@jobctrl/shared/jobs/testing';
@@ -21,6 +22,9 @@ class CountingUow extends UnitOfWorkFactory {
 // No Temporal here: the prepare question then answers "unknown" (prepare off, no reason), as with Temporal down.
 const noTemporal = { client: () => Promise.reject(new Error('no Temporal in this test')), taskQueue: 'unused' } as unknown as TemporalClientService;
 
+/** The provider is only read when a preparation starts, which this test never does. */
+const noSettings = { get: () => ({}) } as unknown as SettingsService;
+
 describe('JobQueryService.get (GET /v1/jobs/:jobKey)', () => {
   it('reads the application once: the view shows it and the prepare refusal is decided from the same read', async () => {
     const databasePath = dbs.file('detail');
@@ -28,7 +32,7 @@ describe('JobQueryService.get (GET /v1/jobs/:jobKey)', () => {
     const uow = new CountingUow({ databasePath, entities: [] });
     for (const jobKey of ['applying', 'plain']) await seedEnrichedJob(jobs, { jobKey, title: 'Engineer', company: 'Acme', description: 'Build things.' });
     await new ApplicationRepository(uow).claim('local', 'applying', 'run-1', { workflowId: 'apply-local-applying', dryRun: false });
-    const service = new JobQueryService(uow, new JobPreparationService(uow, noTemporal));
+    const service = new JobQueryService(uow, new JobPreparationService(uow, noTemporal, noSettings));
 
     uow.units = 0;
     const applying = await service.get('applying');

@@ -1,6 +1,7 @@
 import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { ApplicationRepository, type ApplicationRecord } from '@jobctrl/apply-launcher/application';
 import { APPLY_TENANT, prepWorkflowId, type ApplicationState } from '@jobctrl/pipeline/contracts';
+import { SettingsService } from '@jobctrl/shared/config';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRepository, PreparationRepository, type JobRecord } from '@jobctrl/shared/jobs';
 import { TemporalClientService } from '@jobctrl/shared/temporal';
@@ -59,6 +60,7 @@ export class JobPreparationService {
   constructor(
     uow: UnitOfWorkFactory,
     @Inject(TemporalClientService) private readonly temporal: TemporalClientService,
+    @Inject(SettingsService) private readonly settings: SettingsService,
   ) {
     this.jobs = new JobRepository(uow);
     this.prep = new PreparationRepository(uow);
@@ -89,7 +91,12 @@ export class JobPreparationService {
     const write = await this.prep.requeueForScoring(jobKey);
     if (!write.applied) throw write.stage === null ? new NotFoundException(`no job ${jobKey}`) : refusal('not_enriched', `job ${jobKey} is still waiting for its detail page`, workflowId);
     // Full mode, a new execution once the last one closed (USE_EXISTING: one that started meanwhile is the same one).
-    await startPreparationWith(client, this.temporal.taskQueue, job, 'full');
+    // The configured provider goes in its input, as a batch's start captures it: an extractive job
+    // then runs its stages in prepareJobExtractive, with no spend preflight, instead of the model
+    // path's prepareJobStages behind one (a worker whose provider differs ignores it and takes the
+    // model path).
+    const provider = (this.settings.get()['llm'] as { provider?: string } | undefined)?.provider;
+    await startPreparationWith(client, this.temporal.taskQueue, job, 'full', provider);
     return { workflowId };
   }
 

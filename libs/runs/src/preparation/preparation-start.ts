@@ -5,12 +5,18 @@ import { JobPreparationInput, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '
 // side, which reads the activity's own client from @temporalio/activity) so the API process can
 // start a preparation (POST /v1/jobs/:jobKey/prepare) without loading the activity SDK.
 
-export async function startPreparationWith(client: Client, taskQueue: string, job: { jobKey: string; idempotencyKey: string }, mode: 'score' | 'full' = 'score'): Promise<void> {
+export async function startPreparationWith(
+  client: Client,
+  taskQueue: string,
+  job: { jobKey: string; idempotencyKey: string },
+  mode: 'score' | 'full' = 'score',
+  provider?: string,
+): Promise<void> {
   try {
     // USE_EXISTING only covers a running execution; once it closed, a late handoff or fan-out must
     // not start a second one. Only a failed preparation may be started again (by recovery) — and a
     // straggler carried on in full mode, whose score-only execution closed at pending_tailor.
-    await startExecution(client, taskQueue, { jobKey: job.jobKey, idempotencyKey: job.idempotencyKey, mode }, mode === 'full' ? 'ALLOW_DUPLICATE' : 'ALLOW_DUPLICATE_FAILED_ONLY');
+    await startExecution(client, taskQueue, { jobKey: job.jobKey, idempotencyKey: job.idempotencyKey, mode, ...(provider ? { provider } : {}) }, mode === 'full' ? 'ALLOW_DUPLICATE' : 'ALLOW_DUPLICATE_FAILED_ONLY');
   } catch (err) {
     // A completed execution with this id: the job was already prepared (the reuse policy refuses it).
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
