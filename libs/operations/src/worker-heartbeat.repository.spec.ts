@@ -3,6 +3,7 @@ import { tempDbDir } from '@jobctrl/shared/db/testing';
 import { WorkerHeartbeatEntity } from './worker-heartbeat.entity';
 import { HEARTBEAT_RETENTION_MS, WorkerHeartbeatRepository } from './worker-heartbeat.repository';
 import { HEARTBEAT_SCHEMA_VERSION, type WorkerHeartbeat } from './worker-heartbeat.model';
+import { heartbeatLiveness } from './worker-liveness';
 
 const dbs = tempDbDir('heartbeats');
 afterAll(() => dbs.cleanup());
@@ -36,5 +37,16 @@ describe('WorkerHeartbeatRepository', () => {
     await repo.upsert(heartbeat('live', now));
     const ids = (await repo.listForDatabase('/tmp/app.sqlite')).map((r) => r.workerId);
     expect(ids).toEqual(['live', 'stale-an-hour']);
+  });
+
+  it("answers the spend ledger which reservation owners are alive, by readiness's stale rule: fresh (until when), stale, or absent", async () => {
+    const databasePath = dbs.file('liveness');
+    await runMigrations({ databasePath });
+    const repo = new WorkerHeartbeatRepository(new UnitOfWorkFactory({ databasePath, entities: [WorkerHeartbeatEntity] }));
+    const now = Date.UTC(2025, 0, 10);
+    await repo.upsert(heartbeat('live', now - 30_000));
+    await repo.upsert(heartbeat('dead', now - 30_001));
+    const status = await heartbeatLiveness(repo, 30_000).status(['live', 'dead', 'never'], now);
+    expect(Object.fromEntries(status)).toEqual({ live: { state: 'fresh', freshUntil: now }, dead: { state: 'stale' }, never: { state: 'absent' } });
   });
 });
