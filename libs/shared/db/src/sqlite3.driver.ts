@@ -19,7 +19,7 @@ export function openConnectionCount(): number {
 }
 
 /**
- * How many connections this process opened on a file whose header did not say WAL yet, and so sent
+ * How many connections this process opened on a file it had not seen in WAL yet, and so sent
  * `PRAGMA journal_mode = WAL`. A diagnostic: tests use it to prove a file already in WAL is not
  * converted again on every open.
  */
@@ -29,8 +29,8 @@ export function walConversionCount(): number {
 
 /**
  * A stand-in for the `sqlite3` module, handed to TypeORM as its `driver`, whose Database is counted
- * and fully configured before its open callback runs: busy timeout, then WAL (unless the file is in
- * WAL already), then foreign keys.
+ * and fully configured before its open callback runs: busy timeout, then WAL (unless this process
+ * already put this very file in WAL), then foreign keys.
  *
  * TypeORM's SqliteDriver sends `PRAGMA journal_mode = WAL` before its `PRAGMA busy_timeout`, and
  * even with a busy timeout SQLite refuses (SQLITE_BUSY, no waiting) a WAL conversion that races
@@ -54,8 +54,12 @@ export function instrumentedSqlite3(busyTimeoutMs: number): typeof sqlite3 {
         openConnections -= 1;
       });
       db.configure('busyTimeout', busyTimeoutMs);
-      configure(db, busyTimeoutMs, !headerSaysWal(filename)).then(
-        () => callback?.call(db, null),
+      const toWal = !knownWal(filename);
+      configure(db, busyTimeoutMs, toWal).then(
+        () => {
+          if (toWal) rememberWal(filename);
+          callback?.call(db, null);
+        },
         (setupError: Error) =>
           db.close(() => {
             callback?.call(db, setupError);
@@ -78,8 +82,8 @@ async function configure(db: sqlite3.Database, busyTimeoutMs: number, toWal: boo
   for (;;) {
     try {
       // One round trip: a unit of work pays this on every open. foreign_keys is per connection;
-      // journal_mode = WAL is stored in the file, so only a file not in WAL yet is asked to convert
-      // (the PRAGMA cost ~0.1 ms of CPU per open: tools/bench/README.md, bench:prepare).
+      // journal_mode = WAL is stored in the file, so only a file this process has not seen in WAL is
+      // asked to convert (~0.25 ms of CPU per open saved: tools/bench/README.md, bench:prepare).
       await exec(db, toWal ? 'PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;' : 'PRAGMA foreign_keys = ON;');
       return;
     } catch (error) {
@@ -90,23 +94,32 @@ async function configure(db: sqlite3.Database, busyTimeoutMs: number, toWal: boo
 }
 
 /**
- * Whether the file's header already says WAL: its read and write format versions (offsets 18 and
- * 19) are both 2 exactly when the file is in WAL mode, and every connection then opens it in WAL
- * without being asked. Two bytes read on this thread (the header is in the page cache of a file in
- * use) instead of a PRAGMA on a libuv thread. Anything else — no file yet, an empty one, a rollback
- * journal file, a path this cannot read — gets the PRAGMA as before.
+ * Files this process has put in WAL (or found in WAL) with `PRAGMA journal_mode = WAL`, by path, with
+ * the identity of the file it was done on. WAL is stored in the file, so later connections to the
+ * same file need not ask again. The identity (device, inode, birth time: one stat, no file handle)
+ * makes a file deleted and created anew at the same path get the PRAGMA again. Not a read of the
+ * header: opening and closing a second handle on a SQLite file releases every POSIX lock this
+ * process holds on it (SQLite's "how to corrupt" §2.2), so nothing here opens the database file.
  */
-function headerSaysWal(filename: string): boolean {
-  let fd: number | undefined;
+const walFiles = new Map<string, string>();
+
+function fileIdentity(filename: string): string | undefined {
   try {
-    fd = fs.openSync(filename, 'r');
-    const versions = Buffer.alloc(2);
-    return fs.readSync(fd, versions, 0, 2, 18) === 2 && versions[0] === 2 && versions[1] === 2;
+    const st = fs.statSync(filename);
+    return `${st.dev}:${st.ino}:${st.birthtimeMs}`;
   } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    return undefined;
   }
+}
+
+function knownWal(filename: string): boolean {
+  const id = fileIdentity(filename);
+  return id !== undefined && walFiles.get(path.resolve(filename)) === id;
+}
+
+function rememberWal(filename: string): void {
+  const id = fileIdentity(filename);
+  if (id !== undefined) walFiles.set(path.resolve(filename), id);
 }
 
 /** Opens one fully configured connection (see instrumentedSqlite3); the parent folder must exist. */
