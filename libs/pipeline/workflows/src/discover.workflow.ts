@@ -48,8 +48,9 @@ const PRODUCERS_FIRST = proxiesOf({ priorityKey: PRODUCERS_FIRST_PRIORITY });
 /**
  * DiscoverWorkflow: plan once, run source families (one at a time by default, in batches of
  * max_parallel_families otherwise) while one execution-scoped enrichment consumer enriches committed
- * jobs and hands each to its preparation workflow; then cancel the consumer and run the authoritative
- * terminal reconcile and score-only fan-out. Progress (families + terminal) only moves forward.
+ * jobs and hands each to its preparation workflow; then wait for the consumer to drain (histories
+ * before discover-live-consumer-drains-v1: cancel it) and run the authoritative terminal reconcile
+ * and score-only fan-out. Progress (families + terminal) only moves forward.
  */
 export async function discoverWorkflow(input: DiscoverWorkflowInput): Promise<DiscoverWorkflowResult> {
   return runDiscovery(input, () => patched(TERMINAL_HANDOFF_PATCH), () => patched(PRODUCERS_FIRST_PATCH), () => patched(LIVE_CONSUMER_DRAINS_PATCH));
