@@ -203,6 +203,13 @@ describe('kill -9 of the worker app, then a new worker (issue #15 fault cases at
       const result = await within(90_000, 'the held score after the restart', handle.result() as Promise<JobPreparationResult>, () => worker);
       expect(result).toMatchObject({ jobKey: 'j1', stage: 'scored', score: 20 });
       await expectOnePreparation(world, 'j1', idempotencyKey, 'score');
+      // The killed worker's held score call is spend too: charged as unknown, once, beside the new worker's.
+      const liveness = heartbeatLiveness(heartbeats, staleMs);
+      const spend = await until('the killed score call to be charged', async () => {
+        const summary = await new SpendLedgerRepository(world.uow, { liveness }).summary();
+        return summary.unknownOutcomeCalls > 0 && summary;
+      }, 30_000);
+      expect(spend).toMatchObject({ calls: 2, unknownOutcomeCalls: 1, byLane: { score: spend.totalUsd } });
     } finally {
       if (locked) await sqlExec(locker, 'ROLLBACK').catch(() => undefined);
       await new Promise((r) => locker.close(r));
