@@ -8,7 +8,6 @@ type OpenCallback = (this: sqlite3.Database, err: Error | null) => void;
 const WAL_RETRY_PAUSE_MS = 10;
 
 let openConnections = 0;
-let walConversions = 0;
 
 /**
  * Connections opened through this lib and not yet closed, across every DataSource and unit of work
@@ -19,18 +18,8 @@ export function openConnectionCount(): number {
 }
 
 /**
- * How many connections this process opened on a file it had not seen in WAL yet, and so sent
- * `PRAGMA journal_mode = WAL`. A diagnostic: tests use it to prove a file already in WAL is not
- * converted again on every open.
- */
-export function walConversionCount(): number {
-  return walConversions;
-}
-
-/**
  * A stand-in for the `sqlite3` module, handed to TypeORM as its `driver`, whose Database is counted
- * and fully configured before its open callback runs: busy timeout, then WAL (unless this process
- * already put this very file in WAL), then foreign keys.
+ * and fully configured before its open callback runs: busy timeout, then WAL, then foreign keys.
  *
  * TypeORM's SqliteDriver sends `PRAGMA journal_mode = WAL` before its `PRAGMA busy_timeout`, and
  * even with a busy timeout SQLite refuses (SQLITE_BUSY, no waiting) a WAL conversion that races
@@ -54,12 +43,8 @@ export function instrumentedSqlite3(busyTimeoutMs: number): typeof sqlite3 {
         openConnections -= 1;
       });
       db.configure('busyTimeout', busyTimeoutMs);
-      const toWal = !knownWal(filename);
-      configure(db, busyTimeoutMs, toWal).then(
-        () => {
-          if (toWal) rememberWal(filename);
-          callback?.call(db, null);
-        },
+      configure(db, busyTimeoutMs).then(
+        () => callback?.call(db, null),
         (setupError: Error) =>
           db.close(() => {
             callback?.call(db, setupError);
@@ -76,50 +61,18 @@ export function instrumentedSqlite3(busyTimeoutMs: number): typeof sqlite3 {
   return driver;
 }
 
-async function configure(db: sqlite3.Database, busyTimeoutMs: number, toWal: boolean): Promise<void> {
-  if (toWal) walConversions += 1;
+async function configure(db: sqlite3.Database, busyTimeoutMs: number): Promise<void> {
   const deadline = Date.now() + busyTimeoutMs;
   for (;;) {
     try {
-      // One round trip: a unit of work pays this on every open. foreign_keys is per connection;
-      // journal_mode = WAL is stored in the file, so only a file this process has not seen in WAL is
-      // asked to convert (~0.25 ms of CPU per open saved: tools/bench/README.md, bench:prepare).
-      await exec(db, toWal ? 'PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;' : 'PRAGMA foreign_keys = ON;');
+      // One round trip: a unit of work pays this on every open.
+      await exec(db, 'PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;');
       return;
     } catch (error) {
       if (!isBusyError(error) || Date.now() >= deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, WAL_RETRY_PAUSE_MS));
     }
   }
-}
-
-/**
- * Files this process has put in WAL (or found in WAL) with `PRAGMA journal_mode = WAL`, by path, with
- * the identity of the file it was done on. WAL is stored in the file, so later connections to the
- * same file need not ask again. The identity (device, inode, birth time: one stat, no file handle)
- * makes a file deleted and created anew at the same path get the PRAGMA again. Not a read of the
- * header: opening and closing a second handle on a SQLite file releases every POSIX lock this
- * process holds on it (SQLite's "how to corrupt" §2.2), so nothing here opens the database file.
- */
-const walFiles = new Map<string, string>();
-
-function fileIdentity(filename: string): string | undefined {
-  try {
-    const st = fs.statSync(filename);
-    return `${st.dev}:${st.ino}:${st.birthtimeMs}`;
-  } catch {
-    return undefined;
-  }
-}
-
-function knownWal(filename: string): boolean {
-  const id = fileIdentity(filename);
-  return id !== undefined && walFiles.get(path.resolve(filename)) === id;
-}
-
-function rememberWal(filename: string): void {
-  const id = fileIdentity(filename);
-  if (id !== undefined) walFiles.set(path.resolve(filename), id);
 }
 
 /** Opens one fully configured connection (see instrumentedSqlite3); the parent folder must exist. */

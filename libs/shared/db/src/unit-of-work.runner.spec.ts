@@ -1,9 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { createDataSource } from './data-source.factory';
 import type { DbOptions } from './db.options';
-import * as fs from 'fs';
-import * as sqlite3 from 'sqlite3';
-import { openConnectionCount, walConversionCount } from './sqlite3.driver';
+import { openConnectionCount } from './sqlite3.driver';
 import { tempDbDir } from './testing';
 import { TransactionUnfinishedError } from './transaction-unfinished.error';
 import { UnitOfWorkFactory } from './unit-of-work.factory';
@@ -28,28 +26,6 @@ async function freshDb(name: string, busyTimeoutMs?: number): Promise<DbOptions>
   await withUnitOfWork(opts, (uow) => uow.queryRunner.query(`CREATE TABLE test_notes (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)`));
   return opts;
 }
-
-describe('connection setup', () => {
-  it('converts a file to WAL once: later units on it send only the per-connection foreign_keys PRAGMA, and a new file at the same path is converted again', async () => {
-    const journal = async (opts: DbOptions) => ((await withUnitOfWork(opts, (uow) => uow.queryRunner.query('PRAGMA journal_mode'))) as Array<{ journal_mode: string }>)[0]?.journal_mode;
-    const start = walConversionCount();
-    const opts = await freshDb('wal-once');
-    expect(walConversionCount()).toBe(start + 1);
-    expect(await bodies(opts)).toEqual([]);
-    expect(await journal(opts)).toBe('wal');
-    expect(walConversionCount()).toBe(start + 1);
-    // Foreign keys are still on for every connection.
-    expect(await withUnitOfWork(opts, (uow) => uow.queryRunner.query('PRAGMA foreign_keys'))).toEqual([{ foreign_keys: 1 }]);
-
-    // The file goes and another, in rollback-journal mode, takes its path.
-    fs.rmSync(opts.databasePath);
-    await new Promise<void>((resolve, reject) => {
-      const raw = new sqlite3.Database(opts.databasePath, (err) => (err ? reject(err) : raw.exec('CREATE TABLE t (x); PRAGMA journal_mode = DELETE', (e) => raw.close(() => (e ? reject(e) : resolve())))));
-    });
-    expect(await journal(opts)).toBe('wal');
-    expect(walConversionCount()).toBe(start + 2);
-  });
-});
 
 async function bodies(opts: DbOptions): Promise<string[]> {
   const notes = await withUnitOfWork(opts, (uow) => uow.manager.find(TestNote, { order: { id: 'ASC' } }));
