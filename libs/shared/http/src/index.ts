@@ -7,3 +7,4 @@ export * from './retry.rules';
 export * from './address-guard.rules';
 export * from './pinned-fetch.transport';
 export * from './browser-request.guard';
+export * from './guarded-proxy';
