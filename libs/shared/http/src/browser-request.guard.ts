@@ -33,10 +33,13 @@ export interface BrowserGuardOptions {
  * answer handed to the page, because Chromium follows a redirect of a continued — or even a
  * fulfilled — request without routing the next hop again: letting it follow would let a public page
  * redirect the browser into the user's network. Other methods (a form post, whose body Playwright
- * may not carry over for uploads) are checked and continued; the hops a browser follows after one
- * are the remaining gap, as is the moment between the check and Chromium's own DNS lookup (the
- * browser resolves by itself; only the HTTP client pins addresses). Returns the URL that answered,
- * or null when the request was refused or failed (it is then aborted).
+ * may not carry over for uploads) are checked and continued. Two gaps of this route-level check are
+ * closed by the GuardedProxy every browser is launched behind (guarded-proxy.ts), not here: the hops
+ * Chromium follows after a continued request (a 303/307 of a form post), and the moment between this
+ * check and Chromium's own DNS lookup (the proxy resolves once, checks, and connects to what it
+ * checked). This guard stays as defence in depth, for its refusal reports, and for the renderer's
+ * same-origin rule (`allowUrl`), which the proxy does not know. Returns the URL that answered, or
+ * null when the request was refused or failed (it is then aborted).
  */
 export async function guardBrowserRequest<R extends GuardedResponse>(route: GuardedRoute<R>, guard: AddressGuard, options: BrowserGuardOptions = {}): Promise<string | null> {
   const request = route.request();

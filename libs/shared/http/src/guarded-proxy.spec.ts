@@ -1,28 +1,16 @@
 import type { LookupAddress } from 'node:dns';
 import * as http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { AddressGuard } from './address-guard.rules';
 import { GuardedProxy } from './guarded-proxy';
+import { startCountingServer, type CountingServer } from './testing/counting-server.testing';
 
-/** A loopback server that counts what reached it: requests, body bytes, and raw TCP connections. */
-async function countingServer(host: string, port = 0): Promise<{ server: http.Server; port: number; hits: string[]; bodyBytes: number[]; connections: () => number }> {
-  const hits: string[] = [];
-  const bodyBytes: number[] = [];
-  let connections = 0;
-  const server = http.createServer((req, res) => {
-    hits.push(`${req.method} ${req.url}`);
-    let bytes = 0;
-    req.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    req.on('end', () => {
-      bodyBytes.push(bytes);
-      res.setHeader('content-type', 'text/plain');
-      res.end(`${host} got ${bytes}`);
-    });
-  });
-  server.on('connection', () => (connections += 1));
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  return { server, port: (server.address() as AddressInfo).port, hits, bodyBytes, connections: () => connections };
-}
+/** Answers with who it is and how many body bytes it got. */
+const echo = (host: string) => (_req: http.IncomingMessage, res: http.ServerResponse, bytes: number) => {
+  res.setHeader('content-type', 'text/plain');
+  res.end(`${host} got ${bytes}`);
+};
+const countingServer = (host: string, port = 0) => startCountingServer(host, echo(host), port);
 
 /** A plain-HTTP request through the proxy, in absolute form, as a browser sends it. */
 function viaProxy(proxy: GuardedProxy, url: string, options: { method?: string; body?: Buffer } = {}): Promise<{ status: number; body: string }> {
@@ -63,14 +51,9 @@ function throughTunnel(socket: Socket, path: string): Promise<string> {
   });
 }
 
-const closeServer = (server: http.Server) => {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(resolve));
-};
-
 describe('GuardedProxy (#15: the browser behind the address rule)', () => {
   const proxies: GuardedProxy[] = [];
-  const servers: http.Server[] = [];
+  const servers: CountingServer[] = [];
   const start = async (guard: AddressGuard, refusals?: string[]) => {
     const proxy = await GuardedProxy.start({ guard, onRefused: ({ host, port, reason }) => refusals?.push(`${host}:${port} ${reason}`) });
     proxies.push(proxy);
@@ -78,12 +61,12 @@ describe('GuardedProxy (#15: the browser behind the address rule)', () => {
   };
   afterEach(async () => {
     await Promise.all(proxies.splice(0).map((p) => p.close()));
-    await Promise.all(servers.splice(0).map(closeServer));
+    await Promise.all(servers.splice(0).map((server) => server.close()));
   });
 
   it('forwards a listed host, any port, streaming a large upload and its answer', async () => {
     const target = await countingServer('127.0.0.1');
-    servers.push(target.server);
+    servers.push(target);
     const proxy = await start(new AddressGuard({ allowedPrivateHosts: ['127.0.0.1'] }));
     const upload = Buffer.alloc(5 * 1024 * 1024, 7);
     const answer = await viaProxy(proxy, `http://127.0.0.1:${target.port}/apply?x=1`, { method: 'POST', body: upload });
@@ -99,7 +82,7 @@ describe('GuardedProxy (#15: the browser behind the address rule)', () => {
 
   it('refuses an unlisted loopback or private host, plain and CONNECT, and nothing reaches it', async () => {
     const target = await countingServer('127.0.0.1');
-    servers.push(target.server);
+    servers.push(target);
     const refusals: string[] = [];
     const proxy = await start(new AddressGuard({ resolve: async () => [{ address: '10.0.0.7', family: 4 }] }), refusals);
     expect((await viaProxy(proxy, `http://127.0.0.1:${target.port}/`, { method: 'POST', body: Buffer.from('secret=1') })).status).toBe(403);
@@ -128,7 +111,7 @@ describe('GuardedProxy (#15: the browser behind the address rule)', () => {
     // One port on two loopback addresses: the checked one and the one the name "rebinds" to.
     const checked = await countingServer('127.0.0.1');
     const rebound = await countingServer('127.0.0.2', checked.port);
-    servers.push(checked.server, rebound.server);
+    servers.push(checked, rebound);
     let lookups = 0;
     // The first answer is the one checked; every later answer is another address.
     const resolve = async (): Promise<LookupAddress[]> => [{ address: lookups++ === 0 ? '127.0.0.1' : '127.0.0.2', family: 4 }];
@@ -147,7 +130,7 @@ describe('GuardedProxy (#15: the browser behind the address rule)', () => {
 
   it('closes open tunnels on close()', async () => {
     const target = await countingServer('127.0.0.1');
-    servers.push(target.server);
+    servers.push(target);
     const proxy = await start(new AddressGuard({ allowedPrivateHosts: ['127.0.0.1'] }));
     const tunnel = await connectVia(proxy, `127.0.0.1:${target.port}`);
     const ended = new Promise((resolve) => tunnel.socket.once('close', resolve));
