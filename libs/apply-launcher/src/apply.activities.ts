@@ -107,6 +107,8 @@ export function createApplyActivities(deps: ApplyActivityDeps): ApplyActivities 
           owner: deps.owner,
           executablePath: deps.executablePath,
           signal: ctx.cancellationSignal,
+          addressGuard: guard,
+          onRefused: ({ host, port, reason }) => log(`apply ${jobKey}: proxy refused ${host}:${port}: ${reason}`),
         });
       } catch (err) {
         return end(deps, tenant, jobKey, runId, { state: 'failed', reason: `launch_failed: ${(err as Error).message}` });

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { AddressGuard, GuardedProxy, type GuardedProxyOptions } from '@jobctrl/shared/http';
 import {
   BIRTH_INTENT_FILE,
   CLEANUP_FAILED_FILE,
@@ -41,6 +42,14 @@ export interface LaunchApplyBrowserOptions {
   /** Spawn to connected. Default 30 s. */
   launchTimeoutMs?: number;
   cleanup?: CleanupTimings;
+  /**
+   * The worker's address rule (allowed_private_hosts). The browser is launched behind a GuardedProxy
+   * that applies it to every connection (redirect hops of a form post included) and pins the
+   * addresses it checked. Default: no private host allowed.
+   */
+  addressGuard?: AddressGuard;
+  /** Hears of each connection the proxy refused (host, port, rule; never a path or body). */
+  onRefused?: GuardedProxyOptions['onRefused'];
 }
 
 export interface ApplyBrowser {
@@ -183,12 +192,18 @@ export async function launchApplyBrowser(options: LaunchApplyBrowserOptions): Pr
   if (options.signal?.aborted) onCallerAbort();
 
   const stopping = whenAborted(stop.signal);
+  // Started before the spawn so the browser's first request already meets it; in-process (not a
+  // child: the /proc proof below never sees it) and closed by the cleanup monitor.
+  const proxy = await GuardedProxy.start({ guard: options.addressGuard ?? new AddressGuard(), onRefused: options.onRefused }).catch((err: unknown) => {
+    stop.abort(new LaunchStop('spawn_failed', `could not start the browser's guarded proxy: ${(err as Error).message}`));
+    return null;
+  });
   const envMarker = `${CUSTODY_ENV}=${birth.nonce}`;
   // Cancelled between the birth intent and here: nothing is spawned (the monitor still proves it).
   const spawnBrowser = (): ChildProcess | null => {
-    if (stop.signal.aborted) return null;
+    if (stop.signal.aborted || !proxy) return null;
     try {
-      return spawn(options.executablePath, ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, ...CHROMIUM_ARGS, 'about:blank'], {
+      return spawn(options.executablePath, ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, ...CHROMIUM_ARGS, ...proxy.chromiumArgs(), 'about:blank'], {
         // detached: setsid() before exec, so the browser and everything it starts form one session.
         detached: true,
         stdio: ['ignore', 'ignore', 'pipe'],
@@ -247,6 +262,7 @@ export async function launchApplyBrowser(options: LaunchApplyBrowserOptions): Pr
     // Let Playwright let go first (bounded: a hung connection must not delay the kill).
     if (connection.browser) await boundedWait(connection.browser.close().catch(() => undefined), 2_000);
     const result = await stopOwnedProcesses(selector, options.cleanup);
+    await proxy?.close();
     if (result.verified) {
       writeDurableOnce(path.join(attemptDir, RELEASE_FILE), {
         nonce: birth.nonce,

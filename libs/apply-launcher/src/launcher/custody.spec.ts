@@ -127,7 +127,7 @@ describe('owner crash', () => {
     const options = { appDir, tenant: 'local', jobKey: 'crash', runId: 'run-9', attempt: 1, owner: 'doomed-worker', executablePath: CHROMIUM };
     const owner = spawn(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'testing', 'apply-owner.fixture.ts'), JSON.stringify(options)],
+      ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', path.join(__dirname, 'testing', 'apply-owner.fixture.ts'), JSON.stringify(options)],
       { cwd: repoRoot, env: { ...process.env, TS_NODE_PROJECT: path.join(repoRoot, 'tsconfig.base.json') }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
