@@ -128,6 +128,18 @@ describe('GuardedProxy (#15: the browser behind the address rule)', () => {
     expect(rebound.hits).toEqual(['GET /tunnelled']);
   });
 
+  it('ends a tunnel that carries nothing for idleTimeoutMs (both sides)', async () => {
+    const target = await countingServer('127.0.0.1');
+    servers.push(target);
+    const proxy = await GuardedProxy.start({ guard: new AddressGuard({ allowedPrivateHosts: ['127.0.0.1'] }), idleTimeoutMs: 200 });
+    proxies.push(proxy);
+    const tunnel = await connectVia(proxy, `127.0.0.1:${target.port}`);
+    expect(tunnel.status).toBe(200);
+    // No deadline asserted: the tunnel closing at all (jest's generous test timeout) is the point.
+    await new Promise((resolve) => tunnel.socket.once('close', resolve));
+    expect(target.connections()).toBe(1);
+  });
+
   it('closes open tunnels on close()', async () => {
     const target = await countingServer('127.0.0.1');
     servers.push(target);
