@@ -64,8 +64,11 @@ describe('npm start supervision', () => {
     sim = await startBoardSimulator({ seed: 5, jobsPerBoard: 6, families: [{ kind: 'greenhouse', token: 'acme' }, { kind: 'lever', token: 'globex' }], knobs: { latencyMs: 300 } });
     unique = sim.manifest().jobs.filter((j) => j.repostOf === null).length;
     throwaway = await new ThrowawayStack('jobctrl-supervise-').writeConfig();
-    // Keeps the first dev server restart 4 s away, so the outage is there to be seen by health.
-    stack = await throwaway.start({ env: { JOBCTRL_TEST_DEV_SERVER_RESTART_DELAY_MS: '4000' } });
+    // Keeps the dev server's restart 12 s away — over two worker heartbeats (5 s) — so the outage is
+    // still there when health reports it: the worker notices it at its next heartbeat (up to 5 s
+    // after the kill) and the API probes Temporal when asked. With 4 s the dev server could be back
+    // before the worker's degraded heartbeat was read, and the API then rightly said reachable.
+    stack = await throwaway.start({ env: { JOBCTRL_TEST_DEV_SERVER_RESTART_DELAY_MS: '12000' } });
     const company = sim.manifest().boards.find((b) => b.key === 'lever:globex')?.company;
     for (const [kind, key, token, extra] of [['greenhouse', 'board_token', 'acme', {}], ['lever', 'site', 'globex', { company_name: company }]] as const) {
       const res = await api('/v1/sources', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind, name: token, config: { [key]: token, base_url: sim.url, ...extra } }) });
