@@ -1,5 +1,5 @@
 import { chromium, Browser, type APIResponse, type Page, type Request, type Route } from 'playwright-core';
-import { AddressGuard, guardBrowserRequest } from '@jobctrl/shared/http';
+import { AddressGuard, GuardedProxy, guardBrowserRequest } from '@jobctrl/shared/http';
 import { BoundedExecutor } from '@jobctrl/shared/temporal';
 import { MIN_READABLE_CHARS } from './detail-page.parser';
 
@@ -60,13 +60,17 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-ne
  * (launched on first use; each is 300–600 MB, the spec's first-class risk), at most `maxPages`
  * pages at once, each in a fresh incognito context that is closed after use. A page may only load
  * resources from its own origin, so rendering cannot reach hosts the host policy did not admit, and
- * every request passes the address rule (allowed_private_hosts) hop by hop.
+ * every request passes the address rule (allowed_private_hosts) hop by hop — in the route handler,
+ * and again in the GuardedProxy the browser is launched behind, which sees every connection
+ * (redirects of a script's POST included, which the route handler cannot) and pins the addresses it
+ * checked (Chromium's own DNS lookup is never used). One proxy per renderer, kept across relaunches.
  * Cancellation closes the page's context, which aborts its navigation. A browser that crashed or
  * lost its connection is relaunched on the next render instead of failing every render until the
  * worker restarts.
  */
 export class ChromiumRenderer implements PageRenderer {
   private browser: Promise<Browser> | null = null;
+  private proxy: Promise<GuardedProxy> | null = null;
   private readonly slots: BoundedExecutor;
   private active = 0;
   private peak = 0;
@@ -151,6 +155,9 @@ export class ChromiumRenderer implements PageRenderer {
     const browser = this.browser;
     this.browser = null;
     if (browser) await (await browser).close().catch(() => undefined);
+    const proxy = this.proxy;
+    this.proxy = null;
+    if (proxy) await (await proxy.catch(() => null))?.close();
   }
 
   private async launch(): Promise<Browser> {
@@ -169,8 +176,16 @@ export class ChromiumRenderer implements PageRenderer {
   }
 
   private start(): Promise<Browser> {
-    const launching: Promise<Browser> = chromium
-      .launch({ executablePath: this.options.executablePath, args: CHROMIUM_ARGS, headless: true })
+    // A failed proxy start is forgotten like a failed launch: the next render tries again.
+    const proxy = (this.proxy ??= GuardedProxy.start({ guard: this.guard }).catch((err: unknown) => {
+      this.proxy = null;
+      throw err;
+    }));
+    const launching: Promise<Browser> = proxy
+      // Playwright's `proxy` (not a raw --proxy-server) so its own fetches for the route handler go
+      // through the proxy too; `<-loopback>` sends loopback targets there as well (Chromium bypasses
+      // a proxy for loopback by default), where they are refused unless listed.
+      .then(({ url }) => chromium.launch({ executablePath: this.options.executablePath, args: CHROMIUM_ARGS, headless: true, proxy: { server: url, bypass: '<-loopback>' } }))
       .then((browser) => {
         browser.on('disconnected', () => {
           if (this.browser === launching) this.browser = null;
