@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { Context } from '@temporalio/activity';
-import type { APIResponse, Page } from 'playwright-core';
-import { AddressGuard, guardBrowserRequest } from '@jobctrl/shared/http';
+import type { Page } from 'playwright-core';
+import { AddressGuard } from '@jobctrl/shared/http';
 import { APPLY_TENANT, type ApplyActivities, type ApplyInput, type ApplyResult, type ApplyTarget } from '@jobctrl/pipeline/contracts';
 import type { JobRepository } from '@jobctrl/shared/jobs';
 import type { Profile } from '@jobctrl/shared/profile';
@@ -116,11 +116,11 @@ export function createApplyActivities(deps: ApplyActivityDeps): ApplyActivities 
       const shots: ApplicationScreenshot[] = [];
       // Everything after the launch is inside the try: its finally is what ends the browser.
       try {
-        // Every request of the attempt's context (the form's page, its resources, the submission)
-        // passes the address rule first: a posting's apply link is a stranger's URL.
-        await browser.context.route('**/*', (route) =>
-          guardBrowserRequest<APIResponse>(route, guard, { onRefused: (url, why) => log(`apply ${jobKey}: refused ${url}: ${why}`) }).then(() => undefined),
-        );
+        // Every connection of the attempt's browser (the form's page, its resources, the submission
+        // and every redirect hop) passes the address rule in the GuardedProxy it was launched behind,
+        // which connects only to the address it checked. No Playwright route handler: its GETs would
+        // be fetched by Playwright in this process with a DNS lookup of its own (a rebinding window)
+        // and its log would carry the URL's path (an apply link's token); the proxy logs host and port.
         const page = await browser.context.newPage();
         const shoot = async (name: string) => {
           const file = path.join(browser.workDir, name);

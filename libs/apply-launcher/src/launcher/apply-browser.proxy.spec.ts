@@ -1,13 +1,12 @@
 import * as path from 'node:path';
-import type { APIResponse } from 'playwright-core';
 import { startCountingServer, type CountingServer } from '@jobctrl/shared/http/testing';
-import { AddressGuard, guardBrowserRequest } from '@jobctrl/shared/http';
+import { AddressGuard } from '@jobctrl/shared/http';
 import { launchApplyBrowser, type ApplyBrowser } from './apply-browser.launcher';
 import { CHROMIUM, killSurvivorsUnder, makeTestRoot, survivorsUnder } from './testing/launcher.test-support';
 
-// Real Chromium behind the launcher's GuardedProxy (#15). A form post is checked by the route guard
-// and then continued; Chromium follows its redirect WITHOUT routing the next hop, so only the proxy
-// stands between a hostile board's 303/307 and the user's network.
+// Real Chromium behind the launcher's GuardedProxy (#15), as apply.activities runs it (no route
+// handler): a form post's 303/307 is a new request Chromium sends to the proxy, which refuses a hop
+// into the user's network before anything reaches it.
 const root = makeTestRoot('apply-proxy');
 
 
@@ -63,8 +62,6 @@ describe('the apply browser behind the guarded proxy (#15)', () => {
         addressGuard: guard,
         onRefused: ({ host, port }) => refused.push(`${host}:${port}`),
       });
-      // As apply.activities does: the route guard first (defence in depth).
-      await browser.context.route('**/*', (route) => guardBrowserRequest<APIResponse>(route, guard).then(() => undefined));
       const page = await browser.context.newPage();
       await page.goto(`http://127.0.0.1:${board.port}/form`, { waitUntil: 'load', timeout: 60_000 });
       const submitted = page.waitForResponse((response) => response.url().includes(`:${intranet.port}/admin`), { timeout: 60_000 });
