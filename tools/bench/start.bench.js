@@ -79,7 +79,8 @@ async function oneRun(slots, keep) {
   fs.writeFileSync(configPath, JSON.stringify({ app_dir: 'data', api_port: apiPort, temporal_dev_server_port: temporalPort, worker_activity_slots: slots }));
   const env = { ...process.env, JOBCTRL_CONFIG: configPath };
   for (const k of ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'UV_THREADPOOL_SIZE', 'TS_NODE_PROJECT', 'JOBCTRL_BUILD_DIR']) delete env[k];
-  const fresh = staleApps(['worker', 'api']).length === 0;
+  // Every part `npm start` builds when stale (the web UI too), or a run said "fresh" and timed a build.
+  const fresh = staleApps(['worker', 'api', 'web']).length === 0;
   const started = Date.now();
   const child = spawn(process.execPath, [path.join(root, 'tools/stack/start.js')], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -117,7 +118,8 @@ async function oneRun(slots, keep) {
       start_to_ready_ms: readyMs,
       worker_rss_mb: rssMb(workerPid),
       api_rss_mb: rssMb(apiPid),
-      build_was_fresh: fresh,
+      // What the start printed decides, not only the prediction above: a run that built is not start-up.
+      build_was_fresh: fresh && !build,
       build_ms: build ? Math.round(Number(build[1]) * 1000) : 0,
       ready_after_build_ms: readyMs - (build ? Math.round(Number(build[1]) * 1000) : 0),
       ...milestones,
