@@ -56,6 +56,9 @@ export interface BenchRun {
   command: string;
   exitCode: number | null;
   wallMs: number;
+  /** The 1-min load average the bench started at, and how long the suite waited for it to settle. */
+  loadBefore?: number;
+  settledMs?: number;
   /** The bench's JSON last line; null when it failed or printed none. */
   result: Record<string, unknown> | null;
   /** Why there is no result (exit status, signal, a last line that is not JSON). */

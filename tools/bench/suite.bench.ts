@@ -60,6 +60,23 @@ function commit(): string {
   }
 }
 
+/** 1-min load average a bench may start at: below one busy core, the previous bench's load has gone. */
+const QUIET_LOAD = 1;
+/** Longest wait for it (the 1-min average decays by e every minute: 8 → 1 takes ≈ 2 min). */
+const SETTLE_MAX_MS = 150_000;
+
+/**
+ * Waits until the machine is quiet before a bench: the one before (Chromium renders, a dev server
+ * shutting down) leaves a load that decays over minutes, and a bench started into it measures its
+ * predecessor (session 5's prepare ran at load 8 after discover). Gives up after SETTLE_MAX_MS; the
+ * load it started at is recorded beside its result either way.
+ */
+async function settle(): Promise<{ load: number; waitedMs: number }> {
+  const t0 = Date.now();
+  while (loadavg()[0] > QUIET_LOAD && Date.now() - t0 < SETTLE_MAX_MS) await new Promise((r) => setTimeout(r, 5_000));
+  return { load: loadavg()[0], waitedMs: Date.now() - t0 };
+}
+
 async function main(): Promise<void> {
   const opts = parseOrExit(() => parse(process.argv.slice(2)), USAGE);
   const host = machine();
@@ -67,7 +84,8 @@ async function main(): Promise<void> {
   for (const entry of SUITE.filter((s) => opts.only.includes(s.name))) {
     const args = entry.args[opts.size];
     const command = `npm run -s ${entry.script}${args.length ? ` -- ${args.join(' ')}` : ''}`;
-    process.stderr.write(`\n[bench] ${entry.name}: ${command}\n`);
+    const settled = await settle();
+    process.stderr.write(`\n[bench] ${entry.name}: ${command} (load ${settled.load.toFixed(2)} after ${(settled.waitedMs / 1000).toFixed(0)} s of settling)\n`);
     const run = await runOne(entry.script, args);
     let result: Record<string, unknown> | null = null;
     let error: string | undefined;
@@ -79,7 +97,7 @@ async function main(): Promise<void> {
         error = (err as Error).message;
       }
     }
-    runs.push({ name: entry.name, command, exitCode: run.code, wallMs: run.wallMs, result, ...(error ? { error } : {}) });
+    runs.push({ name: entry.name, command, exitCode: run.code, wallMs: run.wallMs, loadBefore: settled.load, settledMs: settled.waitedMs, result, ...(error ? { error } : {}) });
     process.stderr.write(`[bench] ${entry.name}: ${error ?? 'done'} in ${(run.wallMs / 1000).toFixed(1)} s\n`);
   }
   const figs = figures(runs);
