@@ -1,5 +1,5 @@
 import { chromium, Browser, type APIResponse, type Page, type Request, type Route } from 'playwright-core';
-import { AddressGuard, GuardedProxy, guardBrowserRequest } from '@jobctrl/shared/http';
+import { AddressGuard, CHROMIUM_SWITCHES, GuardedProxy, guardBrowserRequest } from '@jobctrl/shared/http';
 import { BoundedExecutor } from '@jobctrl/shared/temporal';
 import { MIN_READABLE_CHARS } from './detail-page.parser';
 
@@ -51,9 +51,6 @@ export interface ChromiumRendererOptions {
   addressGuard?: AddressGuard;
 }
 
-// As root on these machines Chromium needs --no-sandbox; the network flags keep it from calling home
-// (there is no outside network, and its background requests would only fail and slow it down).
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
 
 /**
  * Browser rendering for enrichment, with hard resource bounds: ONE Chromium process per worker
@@ -185,7 +182,7 @@ export class ChromiumRenderer implements PageRenderer {
       // Playwright's `proxy` (not a raw --proxy-server) so its own fetches for the route handler go
       // through the proxy too; `<-loopback>` sends loopback targets there as well (Chromium bypasses
       // a proxy for loopback by default), where they are refused unless listed.
-      .then(({ url }) => chromium.launch({ executablePath: this.options.executablePath, args: CHROMIUM_ARGS, headless: true, proxy: { server: url, bypass: '<-loopback>' } }))
+      .then(({ url }) => chromium.launch({ executablePath: this.options.executablePath, args: [...CHROMIUM_SWITCHES], headless: true, proxy: { server: url, bypass: '<-loopback>' } }))
       .then((browser) => {
         browser.on('disconnected', () => {
           if (this.browser === launching) this.browser = null;

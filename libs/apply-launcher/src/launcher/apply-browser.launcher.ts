@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { AddressGuard, GuardedProxy, type GuardedProxyOptions } from '@jobctrl/shared/http';
+import { AddressGuard, CHROMIUM_SWITCHES, GuardedProxy, type GuardedProxyOptions } from '@jobctrl/shared/http';
 import {
   BIRTH_INTENT_FILE,
   CLEANUP_FAILED_FILE,
@@ -110,9 +110,6 @@ export function unverifiedCleanupsOfThisProcess(): UnverifiedCleanup[] {
   return [...unverifiedCleanups];
 }
 
-// As root Chromium needs --no-sandbox; the network flags keep it from calling home (the same set as
-// the enrichment renderer, which this domain lib may not import).
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
 const POLL_MS = 50;
 
 class LaunchStop extends Error {
@@ -203,7 +200,7 @@ export async function launchApplyBrowser(options: LaunchApplyBrowserOptions): Pr
   const spawnBrowser = (): ChildProcess | null => {
     if (stop.signal.aborted || !proxy) return null;
     try {
-      return spawn(options.executablePath, ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, ...CHROMIUM_ARGS, ...proxy.chromiumArgs(), 'about:blank'], {
+      return spawn(options.executablePath, ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, ...CHROMIUM_SWITCHES, ...proxy.chromiumArgs(), 'about:blank'], {
         // detached: setsid() before exec, so the browser and everything it starts form one session.
         detached: true,
         stdio: ['ignore', 'ignore', 'pipe'],

@@ -8,3 +8,4 @@ export * from './address-guard.rules';
 export * from './pinned-fetch.transport';
 export * from './browser-request.guard';
 export * from './guarded-proxy';
+export * from './chromium-switches';

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM } from '../../launcher/testing/launcher.test-support';
+import { CHROMIUM_SWITCHES } from '@jobctrl/shared/http';
 
 const TAG_VAR = 'JOBCTRL_FORMS_BROWSER';
 
@@ -18,7 +19,7 @@ export async function launchTestBrowser(): Promise<{ browser: Browser; tag: stri
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    args: [...CHROMIUM_SWITCHES],
     env: { ...process.env, [TAG_VAR]: tag },
   });
   return { browser, tag };
