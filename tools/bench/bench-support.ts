@@ -1,6 +1,8 @@
 // What every bench of this folder shares: stderr logging, the stack of things to stop, one in-memory
 // Temporal dev server with a worker and a client connection, and the command wrapper (signals,
 // cleanup, the JSON result as the last stdout line, exit codes).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { ensureTemporalCli, startDevServer, type DevServer } from '@jobctrl/tools/temporal';
@@ -8,6 +10,48 @@ import { ensureTemporalCli, startDevServer, type DevServer } from '@jobctrl/tool
 export const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 export const secs = (ms: number) => `${(ms / 1000).toFixed(2)}s`;
+
+/** The machine's CPU counters (/proc/stat, every core): busy and total jiffies; undefined off Linux. */
+export interface MachineCpuSample {
+  busy: number;
+  total: number;
+  at: number;
+}
+
+export function machineCpu(): MachineCpuSample | undefined {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0];
+    // cpu user nice system idle iowait irq softirq steal …; idle and iowait are the not-busy columns.
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    const busy = user + nice + system + irq + softirq + (steal || 0);
+    return { busy, total: busy + idle + iowait, at: Date.now() };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How busy every core of the machine was between two samples — the bench and everything it started
+ * (worker, dev server, Chromium, simulator) and anything else running: `utilisation` 1 is every core
+ * busy the whole time (a CPU-bound interval), `cpu_s` the CPU time spent.
+ */
+export function machineCpuBetween(a: MachineCpuSample | undefined, b: MachineCpuSample | undefined): { utilisation: number; cpu_s: number } | undefined {
+  if (!a || !b || b.total <= a.total) return undefined;
+  const utilisation = (b.busy - a.busy) / (b.total - a.total);
+  return { utilisation: Math.round(utilisation * 1000) / 1000, cpu_s: Math.round(((utilisation * os.cpus().length * (b.at - a.at)) / 1000) * 10) / 10 };
+}
+
+/** CPU time (user + system, its waited-for children included) of another process, from /proc; undefined where there is none. */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [utime, stime, cutime, cstime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).map(Number);
+    return ((utime + stime + cutime + cstime) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
 
 /** An error's message with its causes, for one stderr line. */
 export function describe(err: unknown): string {

@@ -15,7 +15,7 @@ import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { buildActivities } from '../../apps/worker/src/activities';
 import { createJobctrlWorker, newWorkerIdentity, workflowsEntry } from '../../apps/worker/src/create-worker';
 import type { BaselineMode, BenchOptions, PhaseName } from './bench-args';
-import { describe, isInterrupted, log, onStop, runCommand, runWorker, secs, sleep, startTemporal, stopNamed, type WorkerRun } from './bench-support';
+import { describe, isInterrupted, log, machineCpu, machineCpuBetween, onStop, processCpuMs, runCommand, runWorker, secs, sleep, startTemporal, stopNamed, type WorkerRun } from './bench-support';
 import type { BatchDiscoverInput, BatchDiscoverResult, BenchActivities } from './batch-discover.workflow';
 import { SIMULATOR_HOST_POLICY, simulatorSourcePolicy } from '../../apps/worker/src/test-support/simulator-host-policy';
 
@@ -50,6 +50,8 @@ interface Shared {
   client: Client;
   bundles: { streaming: WorkerOptions['workflowBundle']; batch?: WorkerOptions['workflowBundle'] };
   baseline: Exclude<BaselineMode, 'auto'>;
+  /** The dev server's process, for its share of the CPU. */
+  serverPid: number | undefined;
 }
 
 interface Db {
@@ -86,6 +88,12 @@ export interface PhaseResult {
   t0: number;
   /** Streaming only: where the first scored job's time went. */
   firstScore?: FirstScoreBreakdown;
+  /**
+   * The whole machine's CPU from t0 until every job was seen scored (see machineCpuBetween), and
+   * whose it was: this process (the worker or the direct activities, their CPU-pool threads, the board
+   * simulator, the bench's polls), the Temporal dev server, and the rest (Chromium, mostly).
+   */
+  cpu?: { utilisation: number; cpu_s: number; bench_process_s: number; dev_server_s: number | null; other_s: number | null };
 }
 
 /**
@@ -195,6 +203,9 @@ async function measure(
   shared.sim.resetStats();
   shared.sim.recordRequests();
   const deadline = Date.now() + shared.options.timeoutS * 1000;
+  const cpu0 = machineCpu();
+  const own0 = process.cpuUsage();
+  const server0 = processCpuMs(shared.serverPid);
   const t0 = Date.now();
   const run = await start();
   let done: { at: number; result?: unknown; error?: unknown } | undefined;
@@ -216,6 +227,7 @@ async function measure(
     }
     if (done?.error) throw new Error(`${label}: ${run.id} failed: ${describe(done.error)}`);
     if (done && c.jobs > 0 && c.scored === c.jobs && c.firstScoredAt !== null && c.lastScoredAt !== null) {
+      const cpu = cpuShares(machineCpuBetween(cpu0, machineCpu()), process.cpuUsage(own0), server0, processCpuMs(shared.serverPid));
       const result: PhaseResult = {
         ttfsMs: c.firstScoredAt - t0,
         totalMs: c.lastScoredAt - t0,
@@ -230,9 +242,11 @@ async function measure(
         firstScoredEnrichment: await firstScoredEnrichment(db.uow),
         requests: { total: 0, detail: 0, robots: 0, listing: 0 }, // filled in once the worker stopped
         t0,
+        ...(cpu ? { cpu } : {}),
       };
       log(
-        `${label}: done — ${result.jobs} jobs, all stored ${secs(result.discoveredMs)}, TTFS ${secs(result.ttfsMs)}, all scored ${secs(result.totalMs)}, workflow ${secs(result.workflowMs)}`,
+        `${label}: done — ${result.jobs} jobs, all stored ${secs(result.discoveredMs)}, TTFS ${secs(result.ttfsMs)}, all scored ${secs(result.totalMs)}, workflow ${secs(result.workflowMs)}` +
+          (cpu ? `, cores ${Math.round(cpu.utilisation * 100)}% busy (${cpu.cpu_s} CPU-s: this process ${cpu.bench_process_s}, dev server ${cpu.dev_server_s ?? '?'}, other ${cpu.other_s ?? '?'})` : ''),
       );
       for (const line of formatTimeline(await run.timeline(t0))) log(`${label}:   ${line}`);
       return result;
@@ -256,6 +270,25 @@ async function measure(
     }
     await sleep(POLL_MS);
   }
+}
+
+/** machineCpuBetween split into this process, the dev server and the rest (seconds, one decimal). */
+function cpuShares(
+  machine: ReturnType<typeof machineCpuBetween>,
+  own: NodeJS.CpuUsage,
+  server0: number | undefined,
+  server1: number | undefined,
+): PhaseResult['cpu'] {
+  if (!machine) return undefined;
+  const s = (ms: number) => Math.round(ms / 100) / 10;
+  const ownMs = (own.user + own.system) / 1000;
+  const serverMs = server0 !== undefined && server1 !== undefined ? server1 - server0 : undefined;
+  return {
+    ...machine,
+    bench_process_s: s(ownMs),
+    dev_server_s: serverMs === undefined ? null : s(serverMs),
+    other_s: serverMs === undefined ? null : Math.max(0, s(machine.cpu_s * 1000 - ownMs - serverMs)),
+  };
 }
 
 type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
@@ -570,7 +603,7 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
       sim = await startSim();
     }
     if (options.repeat > 1) log(`repetition ${i + 1}/${options.repeat} (simulator at ${sim.url})`);
-    const shared: Shared = { options, sim, connection, client, bundles, baseline };
+    const shared: Shared = { options, sim, connection, client, bundles, baseline, serverPid: server.pid };
     const results = {} as Record<PhaseName, PhaseResult>;
     for (const phase of options.order) {
       if (phase === 'streaming') results.streaming = await runStreaming(shared);
@@ -590,6 +623,11 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
   const total = med('streaming', 'totalMs');
   const batchTotal = med('batch', 'totalMs');
   const last = runs[runs.length - 1];
+  const cpuMedian = (phase: PhaseName, key: 'utilisation' | 'cpu_s') => {
+    const values = runs.map((r) => r[phase].cpu?.[key]).filter((v): v is number => v !== undefined);
+    return values.length === runs.length ? medianOf(values) : null;
+  };
+  const cpuS = cpuMedian('streaming', 'cpu_s');
   if (options.repeat > 1) log(`median over ${options.repeat}: TTFS streaming ${secs(ttfs)} vs batch ${secs(batchTtfs)} (×${ratio(batchTtfs, ttfs)}); all scored ${secs(total)} vs ${secs(batchTotal)}`);
 
   return {
@@ -620,6 +658,15 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
     // The repetition whose streaming TTFS is the median (the lower middle one for an even count).
     first_score: [...runs].sort((x, y) => x.streaming.ttfsMs - y.streaming.ttfsMs)[Math.floor((runs.length - 1) / 2)].streaming.firstScore ?? null,
     total_ratio: ratio(batchTotal, total),
+    // Whether the orderings were CPU-bound (utilisation near 1: every core busy until the last score),
+    // and the most total_ratio could be with streaming's own CPU work on every core without a gap:
+    // batch total ÷ (streaming CPU-s ÷ cores). Overlap cannot shorten a CPU-bound ordering; only less
+    // work can.
+    cpu_utilisation: cpuMedian('streaming', 'utilisation'),
+    batch_cpu_utilisation: cpuMedian('batch', 'utilisation'),
+    cpu_s: cpuS,
+    batch_cpu_s: cpuMedian('batch', 'cpu_s'),
+    total_ratio_cpu_ceiling: cpuS ? ratio(batchTotal, (cpuS * 1000) / os.cpus().length) : null,
     workflow_ms: med('streaming', 'workflowMs'),
     batch_workflow_ms: med('batch', 'workflowMs'),
     discovered_ms: med('streaming', 'discoveredMs'),
@@ -635,6 +682,8 @@ export async function runBench(options: BenchOptions): Promise<Record<string, un
       batch_total_ms: b.totalMs,
       ttfs_ratio: ratio(b.ttfsMs, s.ttfsMs),
       total_ratio: ratio(b.totalMs, s.totalMs),
+      cpu: s.cpu ?? null,
+      batch_cpu: b.cpu ?? null,
       first_scored_enrichment: s.firstScoredEnrichment,
       first_score: s.firstScore ?? null,
       batch_first_scored_enrichment: b.firstScoredEnrichment,
@@ -662,9 +711,14 @@ function resolveBaseline(mode: BaselineMode): Exclude<BaselineMode, 'auto'> {
 }
 
 function median(values: number[]): number {
+  return Math.round(medianOf(values));
+}
+
+/** The middle value (the mean of the two middle ones for an even count), unrounded. */
+function medianOf(values: number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** The command: runs the bench, stops everything it started (also on error and SIGINT/SIGTERM), prints the JSON last. */

@@ -16,7 +16,7 @@ import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from '../../apps/worker/src/create-worker';
 import { createPipelineResponder } from '../../apps/worker/src/test-support/llm-responder';
-import { awaitWorkflowResult, log, onStop, runCommand, runWorker, secs, startTemporal, type BenchTemporal, type WorkerRun } from './bench-support';
+import { awaitWorkflowResult, log, onStop, processCpuMs, runCommand, runWorker, secs, startTemporal, type BenchTemporal, type WorkerRun } from './bench-support';
 import type { PreparationSettings } from '../../apps/worker/src/activities';
 import { SIMULATOR_HOST_POLICY } from '../../apps/worker/src/test-support/simulator-host-policy';
 
@@ -311,18 +311,6 @@ export async function startBenchWorker(o: {
     pipeline: { internalConcurrency: o.concurrency, hostPolicy: SIMULATOR_HOST_POLICY, preparation: o.preparation },
   });
   return runWorker('worker', jw);
-}
-
-/** CPU time (user + system, its waited-for children included) of another process, from /proc; undefined where there is none. */
-export function processCpuMs(pid: number | undefined): number | undefined {
-  if (!pid) return undefined;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const [utime, stime, cutime, cstime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).map(Number);
-    return ((utime + stime + cutime + cstime) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return undefined;
-  }
 }
 
 /**

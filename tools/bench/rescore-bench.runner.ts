@@ -6,8 +6,8 @@ import { defaultResolvedConfig } from '@jobctrl/shared/config';
 import { PreparationRepository } from '@jobctrl/shared/jobs';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
-import { awaitWorkflowResult, log, runCommand, secs, sleep, startTemporal } from './bench-support';
-import { countUnits, freshDb, perJobBreakdown, processCpuMs, seedJobs, slotReport, stageCounts, startBenchWorker } from './prepare-bench.runner';
+import { awaitWorkflowResult, log, processCpuMs, runCommand, secs, sleep, startTemporal } from './bench-support';
+import { countUnits, freshDb, perJobBreakdown, seedJobs, slotReport, stageCounts, startBenchWorker } from './prepare-bench.runner';
 
 /**
  * `npm run bench:rescore` (flags: rescore.bench.ts): what a profile update costs with the extractive
