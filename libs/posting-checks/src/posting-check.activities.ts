@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { PostingCheckActivities } from '@jobctrl/pipeline/contracts';
+import { activitiesWaiting } from '@jobctrl/shared/temporal';
 import type { PostingCheckRepository, ResolvePostingApi, SweepSelection } from './posting-check.repository';
 import { PostingCheckRunner, type InspectPosting } from './posting-check.runner';
 
@@ -42,7 +43,9 @@ export function createPostingCheckActivities(deps: PostingCheckActivityDeps): Po
     async runAvailabilitySweep({ sweepId, admittedAt }) {
       const ctx = Context.current();
       // Settings are read before each claim: a lowered threshold or a shorter recheck applies to the next job.
-      const result = await runner.sweep({ sweepId, admittedAt, owner: ownerOf(ctx), selection: () => deps.settings().selection }, ctx.cancellationSignal);
+      // Before each claim: do activities wait for a slot on this queue? (Unknown counts as no.)
+      const othersWaiting = async () => (await activitiesWaiting(ctx.client, ctx.info.namespace, ctx.info.taskQueue)) === true;
+      const result = await runner.sweep({ sweepId, admittedAt, owner: ownerOf(ctx), selection: () => deps.settings().selection, othersWaiting }, ctx.cancellationSignal);
       if (result.stoppedBy === 'cancelled' && ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
       return result;
     },

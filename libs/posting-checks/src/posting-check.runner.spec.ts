@@ -196,6 +196,27 @@ describe('A 20-minute work budget stops admission below the 30-minute activity l
   });
 });
 
+describe('a sweep is background work: it gives its slot back when other activities wait for one', () => {
+  it('stops claiming as soon as others wait (the job in hand is finished first); the rest stay due for the next sweep', async () => {
+    const w = await world(keys(4));
+    const admission = await w.repo.admitSweep(T0);
+    if (!admission.admitted) throw new Error('not admitted');
+    const asked: number[] = [];
+    // Nobody waits before the first two claims; then a discovery step queues behind the sweep.
+    const othersWaiting = async () => {
+      asked.push(w.seen.length);
+      return w.seen.length >= 2;
+    };
+    const result = await runner(w).sweep({ sweepId: admission.sweepId, admittedAt: T0, owner: 'sweeper', selection: () => selection, othersWaiting }, new AbortController().signal);
+    expect(result).toMatchObject({ claimed: 2, recorded: 2, stoppedBy: 'yielded' });
+    expect(asked).toEqual([0, 1, 2]); // asked before each claim, never in the middle of a check
+    // The two left are claimed by the next sweep (a minute later: one sweep per minute).
+    w.clock.now += 60_000;
+    expect(await sweep(w)).toMatchObject({ claimed: 2, recorded: 2, stoppedBy: 'no_due_jobs' });
+    expect(new Set(w.seen.map((t) => t.jobKey)).size).toBe(4);
+  });
+});
+
 describe('All waits and network work happen outside SQLite writer transactions; local refusals release job ownership without recording employer evidence or increasing evidence backoff', () => {
   it('holds no writer reservation while the posting is fetched: another connection writes at once', async () => {
     const w = await world(keys(2));

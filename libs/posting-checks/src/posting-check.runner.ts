@@ -51,8 +51,19 @@ export class PostingCheckRunner {
    * one acquisition) until the sweep's share, its 25 jobs, the due jobs or its 20-minute work budget
    * run out, or it is cancelled. The work budget runs from the sweep's admission, so a retried
    * activity does not get a fresh one.
+   *
+   * It also stops claiming when `othersWaiting` says other activities wait for a slot of the
+   * workers it runs on (`yielded`): a sweep is background work that may hold its slot for up to 20
+   * minutes, and on a worker with few slots a discovery run's short steps (its progress, a job's
+   * classification) would otherwise wait behind it — with two slots, the run's live enrichment and
+   * the sweep held both and the run stood still until the sweep ended (npm run faults). The due jobs
+   * keep their turn for the next sweep, a minute later at the earliest; a job already claimed is
+   * finished first (at most one check's 20 s).
    */
-  async sweep(input: { sweepId: string; admittedAt: number; owner: string; selection: () => SweepSelection }, signal: AbortSignal): Promise<AvailabilitySweepResult> {
+  async sweep(
+    input: { sweepId: string; admittedAt: number; owner: string; selection: () => SweepSelection; othersWaiting?: () => Promise<boolean> },
+    signal: AbortSignal,
+  ): Promise<AvailabilitySweepResult> {
     const result: AvailabilitySweepResult = { sweepId: input.sweepId, claimed: 0, recorded: 0, rejected: 0, refused: 0, stoppedBy: 'no_due_jobs' };
     // Hard stop for the check in flight when the work budget ends: well inside the activity limit.
     const hardStop = AbortSignal.any([signal, AbortSignal.timeout(Math.max(0, input.admittedAt + CHECK_ACTIVITY_TIMEOUT_MS - WIND_DOWN_MS - this.now()))]);
@@ -64,6 +75,10 @@ export class PostingCheckRunner {
         }
         if (this.now() >= input.admittedAt + CHECK_WORK_BUDGET_MS) {
           result.stoppedBy = 'work_budget';
+          break;
+        }
+        if (await input.othersWaiting?.()) {
+          result.stoppedBy = 'yielded';
           break;
         }
         const claim = await this.deps.repository.claimNextForSweep(input.sweepId, input.owner, input.selection(), this.leaseMs, this.now());

@@ -67,7 +67,7 @@ export interface AvailabilitySweepResult {
   recorded: number;
   rejected: number;
   refused: number;
-  /** Why the sweep stopped claiming: no_due_jobs, sweep_job_limit, sweep_share_exhausted, work_budget, cancelled, … */
+  /** Why the sweep stopped claiming: no_due_jobs, sweep_job_limit, sweep_share_exhausted, work_budget, yielded (other activities waited for a slot), cancelled, … */
   stoppedBy: string;
 }
 

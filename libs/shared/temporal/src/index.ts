@@ -1,3 +1,4 @@
+export * from './activity-backlog';
 export * from './activity-cancellation';
 export * from './activity-gauge';
 export * from './activity-interceptors';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { temporal } from '@temporalio/proto';
+import { describeQueueRequest } from './activity-backlog';
 import { TemporalClientService } from './temporal-client.service';
 
 /**
@@ -62,17 +62,7 @@ export class TaskQueueStatsService {
     const now = Date.now();
     try {
       const connection = await this.temporal.rawConnection(timeoutMs);
-      const res = await connection.withDeadline(now + timeoutMs, () =>
-        connection.workflowService.describeTaskQueue({
-          namespace: this.temporal.namespace,
-          taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-          taskQueueType:
-            kind === 'workflow'
-              ? temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW
-              : temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
-          reportStats: true,
-        }),
-      );
+      const res = await connection.withDeadline(now + timeoutMs, () => connection.workflowService.describeTaskQueue(describeQueueRequest(this.temporal.namespace, taskQueue, kind)));
       const stats: QueueStats = {
         status: 'ok',
         pollers: res.pollers?.length ?? 0,
