@@ -1,9 +1,8 @@
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { activitiesWaiting, workerCapacity } from '@jobctrl/shared/temporal';
-import { createJobctrlWorker } from './create-worker';
-import { disposeBoardWorld, setupBoardWorld } from './test-support/board-world.fixture';
+import { activitiesWaiting } from '@jobctrl/shared/temporal';
+import { disposeBoardWorld, setupBoardWorld, worldWorker } from './test-support/board-world.fixture';
 import { createProbeActivities } from './test-support/probe.activities';
 import { useSuiteTemporal } from './test-support/temporal.harness';
 import { until } from './test-support/worker-app.harness';
@@ -22,15 +21,7 @@ const suite = useSuiteTemporal(path.join(__dirname, 'test-support', 'test.workfl
 describe('activitiesWaiting: do activities wait for a worker slot on this queue?', () => {
   it('is false on an idle queue, true while an activity waits for the only slot, false again once it ran; null when the server cannot say', async () => {
     const world = await setupBoardWorld(1, { families: [{ kind: 'greenhouse', token: 'acme' }] });
-    const jw = await createJobctrlWorker({
-      connection: suite.connection,
-      namespace: 'default',
-      taskQueue: world.taskQueue,
-      capacity: workerCapacity(1),
-      uow: world.uow,
-      workflowBundle: suite.bundle,
-      extraActivities: () => ({ ...createProbeActivities(world.uow, new Map()) }),
-    });
+    const jw = await worldWorker(suite, world, { slots: 1, extraActivities: () => ({ ...createProbeActivities(world.uow, new Map()) }) });
     const waiting = () => activitiesWaiting(suite.client, 'default', world.taskQueue);
     try {
       await jw.worker.runUntil(async () => {

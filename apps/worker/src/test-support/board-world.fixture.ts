@@ -11,7 +11,7 @@ import { workerCapacity } from '@jobctrl/shared/temporal';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import type { WorkerOptions } from '@temporalio/worker';
 import type { PipelineSettings } from '../activities';
-import { createJobctrlWorker } from '../create-worker';
+import { createJobctrlWorker, type JobctrlWorkerOptions } from '../create-worker';
 import type { SuiteTemporal } from './temporal.harness';
 import { SIMULATOR_HOST_POLICY, simulatorSourcePolicy } from './simulator-host-policy';
 
@@ -64,7 +64,11 @@ export async function disposeBoardWorld(world: BoardWorld): Promise<void> {
  * An in-process worker of the worker app's own factory on the world's queue and database, without a
  * browser; no host spacing (the simulator is the only host), four slots unless told otherwise.
  */
-export function worldWorker(suite: SuiteTemporal, world: BoardWorld, opts: { slots?: number; pipeline?: Partial<PipelineSettings>; workflowBundle?: WorkerOptions['workflowBundle'] } = {}) {
+export function worldWorker(
+  suite: SuiteTemporal,
+  world: BoardWorld,
+  opts: { slots?: number; pipeline?: Partial<PipelineSettings>; workflowBundle?: WorkerOptions['workflowBundle']; extraActivities?: JobctrlWorkerOptions['extraActivities'] } = {},
+) {
   return createJobctrlWorker({
     connection: suite.connection,
     namespace: 'default',
@@ -73,6 +77,7 @@ export function worldWorker(suite: SuiteTemporal, world: BoardWorld, opts: { slo
     uow: world.uow,
     workflowBundle: opts.workflowBundle ?? suite.bundle,
     pipeline: { internalConcurrency: 4, hostPolicy: SIMULATOR_HOST_POLICY, enrichmentPollMs: 100, ...opts.pipeline },
+    ...(opts.extraActivities ? { extraActivities: opts.extraActivities } : {}),
   });
 }
 
