@@ -26,10 +26,28 @@ describe('bench suite', () => {
     expect(figs).toHaveLength(TARGETS.length);
   });
 
+  it('reports each bounded figure beside its CPU ceiling, and says when the target lies beyond it', () => {
+    const figs = figures([
+      run('discover', { total_ratio: 0.64, total_ratio_cpu_ceiling: 0.66 }),
+      run('prepare_200ms', { efficiency: 0.9, efficiency_cpu_ceiling: 1 }),
+      run('prepare_50ms', { efficiency: 0.5 }),
+    ]);
+    const by = (bench: string, field: string) => figs.find((f) => f.bench === bench && f.field === field);
+    expect(by('discover', 'total_ratio')).toMatchObject({ verdict: 'missed', ceilingMeasured: 0.66, beyondCeiling: true });
+    expect(by('prepare_200ms', 'efficiency')).toMatchObject({ verdict: 'missed', ceilingMeasured: 1, beyondCeiling: false });
+    expect(by('prepare_50ms', 'efficiency')).toMatchObject({ ceilingMeasured: null, beyondCeiling: false });
+    expect(by('discover', 'ttfs_ratio')).toMatchObject({ ceilingMeasured: null, beyondCeiling: false });
+    const table = markdownTable(figs, { cpus: 2, cpuModel: 'Test CPU', memGiB: 24, node: 'v20.0.0', platform: 'linux/x64', loadavgStart: [0, 0, 0] }, { date: '2026-12-03', commit: 'abc1234', size: 'full' });
+    expect(table).toContain('| discover | `total_ratio` | 0.640 | ≥ 1.3 | missed | 0.660 (target beyond it) |');
+    expect(table).toContain('| prepare_200ms | `efficiency` | 0.900 | ≥ 0.95 | missed | 1 |');
+    expect(table).toContain('| prepare_50ms | `efficiency` | 0.500 | ≥ 0.75 | missed | unknown |');
+    expect(table).toContain('| discover | `ttfs_ratio` | unknown | ≥ 15 | unknown |  |');
+  });
+
   it('renders one table row per target and names the machine', () => {
     const table = markdownTable(figures([run('prepare_50ms', { efficiency: 0.812 })]), { cpus: 2, cpuModel: 'Test CPU', memGiB: 24, node: 'v20.0.0', platform: 'linux/x64', loadavgStart: [0.1, 0.2, 0.3] }, { date: '2026-12-01', commit: 'abc1234', size: 'small' });
-    expect(table).toContain('| prepare_50ms | `efficiency` | 0.812 | ≥ 0.75 | met |');
-    expect(table).toContain('| rescore | `jobs_per_s` | unknown | ≥ 25 jobs/s | unknown |');
+    expect(table).toContain('| prepare_50ms | `efficiency` | 0.812 | ≥ 0.75 | met | unknown |');
+    expect(table).toContain('| rescore | `jobs_per_s` | unknown | ≥ 25 jobs/s | unknown | unknown |');
     expect(table).toContain('2 × Test CPU, 24 GiB, Node v20.0.0');
     expect(table.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| bench'))).toHaveLength(TARGETS.length);
   });

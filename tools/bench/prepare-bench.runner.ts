@@ -16,7 +16,7 @@ import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { createJobctrlWorker, workflowsEntry } from '../../apps/worker/src/create-worker';
 import { createPipelineResponder } from '../../apps/worker/src/test-support/llm-responder';
-import { awaitWorkflowResult, log, onStop, processCpuMs, runCommand, runWorker, secs, startTemporal, type BenchTemporal, type WorkerRun } from './bench-support';
+import { awaitWorkflowResult, log, machineCpu, machineCpuBetween, onStop, processCpuMs, runCommand, runWorker, secs, startTemporal, type BenchTemporal, type WorkerRun } from './bench-support';
 import type { PreparationSettings } from '../../apps/worker/src/activities';
 import { SIMULATOR_HOST_POLICY } from '../../apps/worker/src/test-support/simulator-host-policy';
 
@@ -414,6 +414,7 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
   units.start();
   const cpu0 = process.cpuUsage();
   const serverCpu0 = processCpuMs(server.pid);
+  const machine0 = machineCpu();
   const input: JobPipelineInput = { runId, stages: ['score', 'tailor', 'cover'], scope: 'run', internalConcurrency: o.concurrency };
   const workflowId = pipelineWorkflowId(runId);
   log(`${PIPELINE_WORKFLOW_TYPE} ${workflowId} on ${taskQueue}`);
@@ -430,6 +431,7 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
   if (process.env['PREPARE_BENCH_HRTIME']) log(`hrtime window us ${hr0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
   const cpu = process.cpuUsage(cpu0);
   const serverCpu1 = processCpuMs(server.pid);
+  const machine = machineCpuBetween(machine0, machineCpu());
   const sqlite = units.read();
   const modelCalls = sim.requests.length;
   const peak = sim.maxConcurrent;
@@ -471,6 +473,7 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
     wall_ms: wallMs,
     ideal_ms: Math.round(idealMs),
     efficiency: Math.round((idealMs / wallMs) * 1000) / 1000,
+    ...cpuCeiling(idealMs, machine),
     peak_concurrent_calls: peak,
     /** model_calls × L / wall: the calls in flight on average. */
     mean_concurrent_calls: Math.round(((modelCalls * o.latencyMs) / wallMs) * 100) / 100,
@@ -488,6 +491,22 @@ export async function runPrepareBench(o: PrepareBenchOptions): Promise<Record<st
     loadavg_start: Math.round(loadStart * 100) / 100,
     loadavg_end: Math.round(os.loadavg()[0] * 100) / 100,
     bench_wall_ms: Date.now() - benchStart,
+  };
+}
+
+/**
+ * How busy the machine's cores were during the batch, and the most `efficiency` could have been with
+ * that CPU work: the batch cannot end before the machine has done it on every core without a gap,
+ * so wall ≥ max(ideal, cpu_s ÷ cores) and efficiency ≤ ideal ÷ that. A figure near its ceiling with
+ * utilisation near 1 is CPU-bound: only less work per job raises it, not more overlap.
+ */
+export function cpuCeiling(idealMs: number, machine: ReturnType<typeof machineCpuBetween>): Record<string, number> {
+  if (!machine) return {};
+  const cpuWallMs = (machine.cpu_s * 1000) / os.cpus().length;
+  return {
+    cpu_utilisation: machine.utilisation,
+    cpu_s: machine.cpu_s,
+    efficiency_cpu_ceiling: Math.round((idealMs / Math.max(idealMs, cpuWallMs)) * 1000) / 1000,
   };
 }
 

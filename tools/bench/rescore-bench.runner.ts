@@ -6,7 +6,7 @@ import { defaultResolvedConfig } from '@jobctrl/shared/config';
 import { PreparationRepository } from '@jobctrl/shared/jobs';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
-import { awaitWorkflowResult, log, processCpuMs, runCommand, secs, sleep, startTemporal } from './bench-support';
+import { awaitWorkflowResult, log, machineCpu, machineCpuBetween, processCpuMs, runCommand, secs, sleep, startTemporal } from './bench-support';
 import { countUnits, freshDb, perJobBreakdown, seedJobs, slotReport, stageCounts, startBenchWorker } from './prepare-bench.runner';
 
 /**
@@ -95,6 +95,7 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
   units.start();
   const cpu0 = process.cpuUsage();
   const serverCpu0 = processCpuMs(server.pid);
+  const machine0 = machineCpu();
   const t0 = Date.now();
   const stored = await profiles.put(updatedProfile());
   if (!stored.changed) throw new Error('the profile update did not change the profile');
@@ -116,6 +117,7 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
   const wallMs = finished.at - t0;
   const cpu = process.cpuUsage(cpu0);
   const serverCpu1 = processCpuMs(server.pid);
+  const machine = machineCpuBetween(machine0, machineCpu());
   const sqlite = units.read();
 
   const stages = await stageCounts(db.uow);
@@ -165,6 +167,9 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
     /** CPU time of this process (the worker, the API's profile service and the bench's polling) over wall_ms; the dev server is another process. */
     process_cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
     ...cpuBound(o.jobs, (cpu.user + cpu.system) / 1000, serverCpu0, serverCpu1),
+    // Below 1 with jobs_per_s under cpu_bound_jobs_per_s: the lanes wait on round trips (more
+    // lanes help); near 1: the cores are the limit (only less work per job helps).
+    ...(machine ? { cpu_utilisation: machine.utilisation, cpu_s: machine.cpu_s } : {}),
     ...(serverIdleCpuPerS !== undefined ? { server_idle_cpu_ms_per_s: Math.round(serverIdleCpuPerS) } : {}),
     rescored: counts.rescored,
     stages,
