@@ -52,4 +52,20 @@ describe('skill vocabulary', () => {
     expect(defaultSkillIndex()).toBe(defaultSkillIndex());
     expect(defaultSkillIndex().keyOf('Postgres')).toBe('postgresql');
   });
+
+  it('answers a repeated short text from its memo, unchanged by what a caller did with an earlier answer', () => {
+    const fresh = buildSkillIndex();
+    const bullet = 'Built Node.js services on PostgreSQL and Kafka';
+    const first = findMentionedSkills(bullet, fresh);
+    expect(first).toEqual(['node.js', 'postgresql', 'kafka']);
+    first.push('mutated');
+    expect(findMentionedSkills(bullet, fresh)).toEqual(['node.js', 'postgresql', 'kafka']);
+    // The profile's own skills are part of the question: other extra keys, another answer.
+    expect(findMentionedSkills(bullet, fresh, ['services'])).toEqual(['node.js', 'services', 'postgresql', 'kafka']);
+    expect(findMentionedSkills(bullet, fresh)).toEqual(['node.js', 'postgresql', 'kafka']);
+    // A long text (a job description) is scanned, with the same result.
+    const long = `${'Filler words about the team. '.repeat(60)}We use Kafka.`;
+    expect(findMentionedSkills(long, fresh)).toEqual(['kafka']);
+    expect(findMentionedSkills(long, fresh)).toEqual(['kafka']);
+  });
 });

@@ -186,10 +186,46 @@ export function buildSkillIndex(vocabulary: readonly SkillEntry[] = SKILL_VOCABU
  * localeCompare, which depends on the ICU locale), so the result is deterministic.
  */
 export function findMentionedSkills(text: string, index: SkillIndex, extraKeys: readonly string[] = []): string[] {
+  if (text.length > MEMO_MAX_TEXT) return scanMentionedSkills(text, index, extraKeys);
+  let memo = memos.get(index);
+  if (!memo) memos.set(index, (memo = new Map()));
+  const key = `${extraKeys.join('\u0000')}\u0001${text}`;
+  let found = memo.get(key);
+  if (!found) {
+    found = scanMentionedSkills(text, index, extraKeys);
+    // Oldest first out: a Map iterates in insertion order.
+    if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+    memo.set(key, found);
+  }
+  return [...found];
+}
+
+// The same short texts are scanned again and again: a profile's bullets once per job they are ranked
+// for (tailoring and the cover letter of every job of a profile update), and every scan tries each
+// of the ~100 skills' patterns — bench:rescore's profile had this as the worker's largest share of
+// main-thread time. Short texts only (bullets, titles, requirement lines), a bounded number of them,
+// so the memo stays well under a megabyte; a job description is scanned afresh.
+const MEMO_MAX_TEXT = 1_000;
+const MEMO_ENTRIES = 2_000;
+const memos = new WeakMap<SkillIndex, Map<string, readonly string[]>>();
+
+/** Each pattern's global twin (matchAll needs the g flag), compiled once instead of per scan. */
+const globalTwins = new WeakMap<RegExp, RegExp>();
+function globalTwin(pattern: RegExp): RegExp {
+  let twin = globalTwins.get(pattern);
+  if (!twin) {
+    twin = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+    globalTwins.set(pattern, twin);
+  }
+  return twin;
+}
+
+function scanMentionedSkills(text: string, index: SkillIndex, extraKeys: readonly string[]): string[] {
   const spans: Array<{ key: string; start: number; end: number }> = [];
   for (const key of new Set([...index.vocabularyKeys(), ...extraKeys])) {
     for (const pattern of index.patternsOf(key)) {
-      for (const match of text.matchAll(new RegExp(pattern.source, `${pattern.flags}g`))) {
+      // matchAll copies the RegExp (and its lastIndex), so sharing the twin between calls is safe.
+      for (const match of text.matchAll(globalTwin(pattern))) {
         spans.push({ key, start: match.index, end: match.index + match[0].length });
       }
     }
