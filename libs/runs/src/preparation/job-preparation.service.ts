@@ -96,7 +96,7 @@ export class JobPreparationService {
     // path's prepareJobStages behind one (a worker whose provider differs ignores it and takes the
     // model path).
     const provider = (this.settings.get()['llm'] as { provider?: string } | undefined)?.provider;
-    await startPreparationWith(client, this.temporal.taskQueue, job, 'full', provider);
+    await startPreparationWith(client, this.temporal.taskQueue, job, 'full', { provider });
     return { workflowId };
   }
 

@@ -8,11 +8,12 @@ export { startPreparationWith } from './preparation-start';
 /**
  * Starts a job's preparation workflow from inside an activity, through the activity's own client.
  * The deterministic id plus USE_EXISTING makes every caller (per-job handoff, fan-outs, recovery)
- * converge on exactly one execution per job; a start that races another is a no-op.
+ * converge on exactly one execution per job; a start that races another is a no-op. The activity's
+ * client shares the worker's connection and task queue, so the start is eager (StartOptions).
  */
 export async function startPreparation(job: { jobKey: string; idempotencyKey: string }, mode: 'score' | 'full' = 'score'): Promise<void> {
   const ctx = Context.current();
-  await startPreparationWith(ctx.client, ctx.info.taskQueue, job, mode);
+  await startPreparationWith(ctx.client, ctx.info.taskQueue, job, mode, { eager: true });
 }
 
 /**
@@ -22,7 +23,7 @@ export async function startPreparation(job: { jobKey: string; idempotencyKey: st
  */
 export async function startPreparationForBatch(input: JobPreparationInput): Promise<void> {
   const ctx = Context.current();
-  await startExecution(ctx.client, ctx.info.taskQueue, input, 'ALLOW_DUPLICATE');
+  await startExecution(ctx.client, ctx.info.taskQueue, input, 'ALLOW_DUPLICATE', { eager: true });
 }
 
 /** The latest prep-{key} execution's state, for the batch coordinator's poll. */
