@@ -387,7 +387,7 @@ async function firstScoreBreakdown(shared: Shared, db: Db, t0: number): Promise<
   const fetches = served.filter((r) => r.path === page.pathname && r.start >= committed);
   const robots = served.find((r) => r.path === '/robots.txt' && r.host === pageHost && r.start >= committed && (fetches[0] === undefined || r.start <= fetches[0].start));
   const firstRequest = robots ?? fetches[0];
-  // The prep workflow's own history: when it started, when its scoreJob was picked up.
+  // The prep workflow's own history: when it started, when its score activity was picked up.
   let wfStarted: number | null = null;
   let scoreStarted: number | null = null;
   try {
@@ -395,7 +395,8 @@ async function firstScoreBreakdown(shared: Shared, db: Db, t0: number): Promise<
     const scheduled = new Set<string>();
     for (const e of history.events ?? []) {
       if (e.workflowExecutionStartedEventAttributes) wfStarted = eventMs(e.eventTime);
-      if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'scoreJob') scheduled.add(String(e.eventId));
+      // scoreJob, or (extractive provider captured at the handoff) the one activity that classifies and scores.
+      if (['scoreJob', 'prepareJobExtractive'].includes(e.activityTaskScheduledEventAttributes?.activityType?.name ?? '')) scheduled.add(String(e.eventId));
       if (e.activityTaskStartedEventAttributes && scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)) && scoreStarted === null) scoreStarted = eventMs(e.eventTime);
     }
   } catch (err) {

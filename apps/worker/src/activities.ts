@@ -117,11 +117,22 @@ export function buildActivities(deps: ActivityDeps) {
       ...createCoverLetterActivities({ ...stage, reviews, reviewDatabase: deps.uow, processDatabasePath: deps.uow.databasePath }),
     };
   };
+  // A refresh's N determinations run inside its one activity: N = this worker's slots.
+  const compensation = createCompensationActivities({ repo: new CompensationRefreshRepository(deps.uow), llm, slots: deps.activitySlots });
+  // Discovery's per-job handoff captures this worker's provider in the job's input, as a batch's
+  // start does: an extractive job is then classified and scored in one activity.
+  const handOff = (job: { jobKey: string; idempotencyKey: string }, mode?: 'score' | 'full') => startPreparation(job, mode, llm.provider);
   const preparation = {
     ...stageSteps(readProfile),
     // A whole-job attempt's stages start from the job its previous stage wrote (preparationAttempt):
     // built per attempt, as the steps are.
-    ...createExtractivePreparationActivities({ provider: () => llm.provider, steps: (profile) => stageSteps(profile, preparationAttempt(deps.uow)), profile: readProfile, readJob: (jobKey) => jobs.get(jobKey) }),
+    ...createExtractivePreparationActivities({
+      provider: () => llm.provider,
+      steps: (profile) => stageSteps(profile, preparationAttempt(deps.uow)),
+      profile: readProfile,
+      readJob: (jobKey) => jobs.get(jobKey),
+      classifyCompensation: compensation.classifyJobCompensation,
+    }),
     ...createPreparationActivities({
       prep,
       runs: new PipelineRunRepository(deps.uow),
@@ -140,8 +151,7 @@ export function buildActivities(deps: ActivityDeps) {
   const activities = {
     ...createLifecycleActivities({ uow: deps.uow, executor: deps.executors.temporalSync, projector: new LifecycleProjector(deps.uow), log: deps.log }),
     ...createSmokeActivities({ uow: deps.uow, gauge: deps.gauge, workerIdentity: deps.workerIdentity }),
-    // A refresh's N determinations run inside its one activity: N = this worker's slots.
-    ...createCompensationActivities({ repo: new CompensationRefreshRepository(deps.uow), llm, slots: deps.activitySlots }),
+    ...compensation,
     ...createDiscoveryActivities({
       sources: new SourceRepository(deps.uow),
       runtime: new DiscoveryRuntimeRepository(deps.uow),
@@ -150,10 +160,10 @@ export function buildActivities(deps: ActivityDeps) {
       http,
       internalConcurrency: liveConcurrency,
       fileSourceDirs: deps.pipeline.fileSourceDirs ?? SCHEMA_DEFAULTS.fileSourceDirs,
-      startPreparation,
+      startPreparation: handOff,
       onJobsCommitted: (runId) => commits.notify(runId),
     }),
-    ...createEnrichmentActivities({ jobs, runs: discoveryRuns, http, cpu: deps.cpu, renderer, startPreparation, pollIntervalMs: deps.pipeline.enrichmentPollMs, commits, log: deps.log }),
+    ...createEnrichmentActivities({ jobs, runs: discoveryRuns, http, cpu: deps.cpu, renderer, startPreparation: handOff, pollIntervalMs: deps.pipeline.enrichmentPollMs, commits, log: deps.log }),
     ...preparation,
     // Posting checks share the worker's host policy and browser: a board is one host to all of them.
     ...createApplyActivities({

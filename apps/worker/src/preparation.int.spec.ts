@@ -8,6 +8,8 @@ import {
   PREP_BATCH_OVERLAP_PATCH,
   PREP_BATCH_SPEND_FREE_PATCH,
   PREP_BATCH_THROTTLED_PROGRESS_PATCH,
+  PREP_COMPENSATION_PATCH,
+  PREP_EXTRACTIVE_CLASSIFY_PATCH,
   PREP_EXTRACTIVE_PATCH,
   PREP_MODEL_ONE_ACTIVITY_PATCH,
   PREP_STAGED_PATCH,
@@ -22,7 +24,7 @@ import { startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm/testin
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { workflowsEntry } from './create-worker';
-import { PreparationRecovery, RECOVERY_WORKFLOW_ID } from '@jobctrl/runs/worker';
+import { PreparationRecovery, RECOVERY_WORKFLOW_ID, startPreparationWith } from '@jobctrl/runs/worker';
 import { allJobs, setupPreparationWorld, startPipeline as startPipelineRun, type PreparationWorldOptions } from './test-support/preparation-world.fixture';
 import { useSuiteTemporal } from './test-support/temporal.harness';
 import { createPipelineResponder } from './test-support/llm-responder';
@@ -405,6 +407,51 @@ describe('Preparation against the board simulator', () => {
     }
     await expect(Worker.runReplayHistory({ workflowBundle: v1 }, now.histories[0])).rejects.toThrow();
   }, 240_000);
+  it("an extractive job started score-only (discovery's handoff) has its pay classified inside its one activity — the same pay, stage and score as with a classification activity of its own — and replays histories recorded before that marker", async () => {
+    const v4 = await testSupportBundle('prep-v4.workflows.ts');
+    // Two stored, enriched jobs that publish their pay, each started as discovery's handoff starts it:
+    // score-only, with the worker's (extractive) provider captured.
+    const record = async (bundle: WorkerOptions['workflowBundle']) => {
+      const s = await setup({ jobsPerBoard: 1, workflowBundle: bundle });
+      try {
+        const keys = [1, 2].map((i) => ({ jobKey: `j${i}`, idempotencyKey: `classify-${i}-${s.taskQueue}` }));
+        await s.jobs.recordObservations('r1', 'test', keys.map(({ jobKey, idempotencyKey }, i) => ({ ...fittingPosting(jobKey, idempotencyKey, i + 1), salaryText: i === 0 ? '$150,000 - $180,000 per year' : '$70 - $85 per hour' })));
+        for (const { jobKey } of keys) await s.jobs.recordEnrichment(jobKey, { status: 'enriched' });
+        return await s.jw.worker.runUntil(async () => {
+          for (const job of keys) await startPreparationWith(suite.client, s.taskQueue, job, 'score', { provider: 'extractive' });
+          const histories: History[] = [];
+          for (const { idempotencyKey } of keys) {
+            const handle = suite.client.workflow.getHandle(prepWorkflowId(idempotencyKey));
+            await handle.result();
+            histories.push(await handle.fetchHistory());
+          }
+          return { jobs: (await allJobs(s.jobs)).map((j) => ({ ...preparedState(j), pay: j.compensation?.summary ?? null })), histories };
+        });
+      } finally {
+        await s.cleanup();
+      }
+    };
+
+    const old = await record(v4);
+    expect(old.jobs.map((j) => j.stage)).toEqual(['pending_tailor', 'pending_tailor']);
+    expect(old.jobs.every((j) => j.pay !== null)).toBe(true);
+    for (const h of old.histories) {
+      expect(patches(h)).toEqual([PREP_STAGED_PATCH, PREP_COMPENSATION_PATCH, PREP_EXTRACTIVE_PATCH]);
+      expect(scheduledActivities(h)).toEqual(['classifyJobCompensation', 'prepareJobExtractive']);
+      await Worker.runReplayHistory({ workflowBundle: suite.bundle }, h);
+    }
+
+    const now = await record(suite.bundle);
+    expect(now.jobs).toEqual(old.jobs);
+    for (const h of now.histories) {
+      expect(patches(h)).toEqual([PREP_STAGED_PATCH, PREP_COMPENSATION_PATCH, PREP_EXTRACTIVE_CLASSIFY_PATCH, PREP_EXTRACTIVE_PATCH]);
+      expect(scheduledActivities(h)).toEqual(['prepareJobExtractive']);
+      expect(localActivityCount(h)).toBe(0);
+      await Worker.runReplayHistory({ workflowBundle: suite.bundle }, h);
+    }
+    await expect(Worker.runReplayHistory({ workflowBundle: v4 }, now.histories[0])).rejects.toThrow();
+  }, 240_000);
+
   /** Five stored jobs, prepared Score → Tailor → Cover by a priced model behind the LLM simulator, two at a time. */
   async function recordModelBatch(bundle: WorkerOptions['workflowBundle'], name: string, live: { dailySpendCeilingUsd: number }, duringRun?: (s: Awaited<ReturnType<typeof setup>>, sim: LlmSimulator, runId: string) => Promise<void>) {
     const sim = await startLlmSimulator({ latencyMs: 20, respond: createPipelineResponder() });

@@ -1,5 +1,6 @@
 import type { PreparationSteps } from '@jobctrl/pipeline/contracts';
 import type { StoredProfile } from '@jobctrl/shared/profile';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { createExtractivePreparationActivities } from './extractive-preparation.activity';
 
 /**
@@ -48,6 +49,29 @@ function job(failOnce?: keyof PreparationSteps, before = false) {
 }
 
 describe('prepareJobExtractive', () => {
+  it("asked to classify first, classifies the job's pay before its score; a failed classification leaves the pay unknown and the job is scored all the same", async () => {
+    for (const fails of [false, true]) {
+      const j = job();
+      const classified: unknown[] = [];
+      const classifyCompensation = async (input: { jobKey: string; idempotencyKey: string }) => {
+        classified.push({ input, before: [...j.calls] });
+        if (fails) throw new Error('SQLITE_BUSY: database is locked');
+        return { state: 'completed' };
+      };
+      const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', ...j.deps, classifyCompensation });
+      const result = await new MockActivityEnvironment().run(prepareJobExtractive, { jobKey: 'a', stages: ['score'], classifyCompensation: { idempotencyKey: 'v1-a' } });
+      expect(result).toMatchObject({ extractive: true, stage: 'pending_tailor', score: 80 });
+      expect(classified).toEqual([{ input: { jobKey: 'a', idempotencyKey: 'v1-a' }, before: [] }]);
+      expect(j.calls).toEqual(['scoreJob']);
+    }
+    // Not asked (a batch's full preparation): no classification.
+    const j = job();
+    const classifyCompensation = jest.fn();
+    const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', ...j.deps, classifyCompensation });
+    await new MockActivityEnvironment().run(prepareJobExtractive, { jobKey: 'a', stages: ['score'] });
+    expect(classifyCompensation).not.toHaveBeenCalled();
+  });
+
   it('runs the selected stages in order in one call, then signals the batch where the job ended', async () => {
     const j = job();
     const signals: unknown[] = [];

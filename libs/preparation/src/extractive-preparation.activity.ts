@@ -20,6 +20,12 @@ export interface ExtractivePreparationDeps {
   readJob: (jobKey: string) => Promise<Pick<JobRecord, 'stage' | 'coverAttempts' | 'coverLetter' | 'coverReview'> | null>;
   /** Signals a batch coordinator (default: through this activity's Temporal client). */
   signalDone?: (workflowId: string, done: PreparationDone) => Promise<void>;
+  /**
+   * Classifies one job's compensation as the classifyJobCompensation activity does (the worker hands
+   * in that activity's own function, run in this activity's context: its heartbeats and
+   * cancellation). Absent: a job asked to classify first is prepared without it (pay unknown).
+   */
+  classifyCompensation?: (input: { jobKey: string; idempotencyKey: string }) => Promise<unknown>;
 }
 
 function signalThroughActivityClient(workflowId: string, done: PreparationDone): Promise<void> {
@@ -84,8 +90,15 @@ export function createExtractivePreparationActivities(deps: ExtractivePreparatio
     return { stage, score, notified };
   };
   return {
-    async prepareJobExtractive({ jobKey, stages, notify }) {
+    async prepareJobExtractive({ jobKey, stages, notify, classifyCompensation }) {
       if (deps.provider() !== EXTRACTIVE_PROVIDER) return { extractive: false, stage: 'unknown', score: null, notified: false };
+      if (classifyCompensation && deps.classifyCompensation) {
+        // As the workflow's own classification step: a failure leaves the pay unknown and the job
+        // is scored all the same; only a cancellation of this activity stops it.
+        await deps.classifyCompensation({ jobKey, idempotencyKey: classifyCompensation.idempotencyKey }).catch((err: unknown) => {
+          if (Context.current().cancellationSignal.aborted) throw err;
+        });
+      }
       return { extractive: true, ...(await wholeJob(jobKey, stages, notify)) };
     },
     async prepareJobStages({ jobKey, stages, notify }) {

@@ -54,6 +54,15 @@ export const PREP_EXTRACTIVE_PATCH = 'prep-extractive-one-activity-v1';
  */
 export const PREP_MODEL_ONE_ACTIVITY_PATCH = 'prep-model-one-activity-v1';
 
+/**
+ * Marks preparation histories whose score-only job, started with the extractive provider captured in
+ * its input (discovery's per-job handoff), had its compensation classified inside its one
+ * prepareJobExtractive activity instead of by a classifyJobCompensation activity before it: one
+ * activity and one workflow task less per discovered job. Histories recorded before it replay with
+ * the separate classification activity.
+ */
+export const PREP_EXTRACTIVE_CLASSIFY_PATCH = 'prep-extractive-classify-in-activity-v1';
+
 /** The provider that spends nothing: its preparation is local rules only. */
 export const EXTRACTIVE_PROVIDER = 'extractive';
 
@@ -135,6 +144,13 @@ export interface ExtractivePreparationActivities {
     jobKey: string;
     stages: PreparationStage[];
     notify?: { workflowId: string; idempotencyKey: string };
+    /**
+     * Classify the job's compensation first, as classifyJobCompensation would (the job's own refresh
+     * id from this idempotency key, every cached determination reused), so the score can weigh pay.
+     * A failed classification leaves the pay unknown and never stops the preparation. Not done when
+     * this worker has a model provider (`extractive` false): the workflow then classifies itself.
+     */
+    classifyCompensation?: { idempotencyKey: string };
   }): Promise<{ extractive: boolean; stage: string; score: number | null; notified: boolean }>;
 }
 

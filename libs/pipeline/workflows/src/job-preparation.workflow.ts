@@ -15,6 +15,7 @@ import {
   activityOptions,
   EXTRACTIVE_PROVIDER,
   PREP_COMPENSATION_PATCH,
+  PREP_EXTRACTIVE_CLASSIFY_PATCH,
   PREP_EXTRACTIVE_PATCH,
   PREP_MODEL_ONE_ACTIVITY_PATCH,
   PREP_STAGED_PATCH,
@@ -56,7 +57,8 @@ export async function jobPreparationWorkflow(input: JobPreparationInput): Promis
 /**
  * The workflow body. `staged` is the patch marker in production; the replay tests pass the
  * pre-marker behaviour to record old histories (`staged` false: score-only; `oneActivity` false:
- * stage by stage whatever the provider; `classifyFirst` false: no compensation before the score).
+ * stage by stage whatever the provider; `classifyFirst` false: no compensation before the score;
+ * `classifyInActivity` false: an extractive job's classification is an activity of its own).
  */
 export async function runPreparation(
   input: JobPreparationInput,
@@ -64,6 +66,7 @@ export async function runPreparation(
   oneActivity: () => boolean = () => patched(PREP_EXTRACTIVE_PATCH),
   classifyFirst: () => boolean = () => patched(PREP_COMPENSATION_PATCH),
   modelOneActivity: () => boolean = () => patched(PREP_MODEL_ONE_ACTIVITY_PATCH),
+  classifyInActivity: () => boolean = () => patched(PREP_EXTRACTIVE_CLASSIFY_PATCH),
 ): Promise<JobPreparationResult> {
   if (!staged()) {
     // As scheduled before staged preparation: SCORE_JOB alone, no spend preflight.
@@ -71,14 +74,27 @@ export async function runPreparation(
     return { jobKey: input.jobKey, stage: scoredOnly.stage ?? 'scored', score: scoredOnly.score };
   }
   try {
-    await classifyBeforeScore(input, classifyFirst);
+    // An extractive job (discovery's handoff captures the provider too) has its pay classified inside
+    // its one activity below, a workflow task and an activity dispatch sooner than as an activity of
+    // its own. Asked in this order on every path, so a replay asks the same markers.
+    const inActivity = input.provider === EXTRACTIVE_PROVIDER && classifiesFirst(input) && classifyFirst() && classifyInActivity();
+    if (!inActivity) await classifyBeforeScore(input, classifyFirst);
     // Asked only for jobs started with the extractive provider (the input is part of the history, so
     // a replay asks the same question): their stages are local rules that cost nothing, so one
     // activity instead of four activities and four spend preflights, each a round trip to the server.
     // The activity also tells the batch it is done, a workflow task sooner than this workflow could.
     const notify = input.notifyWorkflowId ? { workflowId: input.notifyWorkflowId, idempotencyKey: input.idempotencyKey } : undefined;
     const whole =
-      input.provider === EXTRACTIVE_PROVIDER && oneActivity() ? await extractive.prepareJobExtractive({ jobKey: input.jobKey, stages: stagesOf(input), ...(notify ? { notify } : {}) }) : undefined;
+      input.provider === EXTRACTIVE_PROVIDER && oneActivity()
+        ? await extractive.prepareJobExtractive({
+            jobKey: input.jobKey,
+            stages: stagesOf(input),
+            ...(notify ? { notify } : {}),
+            ...(inActivity ? { classifyCompensation: { idempotencyKey: input.idempotencyKey } } : {}),
+          })
+        : undefined;
+    // A worker with a model provider did nothing, not even the classification: it comes first here.
+    if (inActivity && !whole?.extractive) await classifyBeforeScore(input, () => true);
     // A worker with a model provider did nothing: the stages behind the spend preflight.
     const done = whole?.extractive ? { jobKey: input.jobKey, stage: whole.stage, score: whole.score, notified: whole.notified } : await prepareSpendful(input, notify, modelOneActivity);
     const result = { jobKey: done.jobKey, stage: done.stage, score: done.score };
@@ -99,12 +115,17 @@ export async function runPreparation(
  * A failure leaves the job's pay unknown and never stops its preparation.
  */
 async function classifyBeforeScore(input: JobPreparationInput, classifyFirst: () => boolean): Promise<void> {
-  if (input.mode !== 'score' || !stagesOf(input).includes('score') || !classifyFirst()) return;
+  if (!classifiesFirst(input) || !classifyFirst()) return;
   try {
     await compensation.classifyJobCompensation({ jobKey: input.jobKey, idempotencyKey: input.idempotencyKey });
   } catch (err) {
     if (isCancellation(err)) throw err;
   }
+}
+
+/** A score-only start that includes the score: the preparations whose pay is classified first. */
+function classifiesFirst(input: JobPreparationInput): boolean {
+  return input.mode === 'score' && stagesOf(input).includes('score');
 }
 
 /** Tells the batch that started this execution how it ended, so it need not poll for it; best effort. */

@@ -10,10 +10,12 @@ export { startPreparationWith } from './preparation-start';
  * The deterministic id plus USE_EXISTING makes every caller (per-job handoff, fan-outs, recovery)
  * converge on exactly one execution per job; a start that races another is a no-op. The activity's
  * client shares the worker's connection and task queue, so the start is eager (StartOptions).
+ * `provider`: the starting worker's model provider, captured in the job's input (see
+ * JobPreparationInput.provider).
  */
-export async function startPreparation(job: { jobKey: string; idempotencyKey: string }, mode: 'score' | 'full' = 'score'): Promise<void> {
+export async function startPreparation(job: { jobKey: string; idempotencyKey: string }, mode: 'score' | 'full' = 'score', provider?: string): Promise<void> {
   const ctx = Context.current();
-  await startPreparationWith(ctx.client, ctx.info.taskQueue, job, mode, { eager: true });
+  await startPreparationWith(ctx.client, ctx.info.taskQueue, job, mode, { eager: true, ...(provider ? { provider } : {}) });
 }
 
 /**
