@@ -59,7 +59,7 @@ describe('prepareJobExtractive', () => {
         return { state: 'completed' };
       };
       const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', ...j.deps, classifyCompensation });
-      const result = await new MockActivityEnvironment().run(prepareJobExtractive, { jobKey: 'a', stages: ['score'], classifyCompensation: { idempotencyKey: 'v1-a' } });
+      const result = await new MockActivityEnvironment().run(prepareJobExtractive, { jobKey: 'a', stages: ['score' as const], classifyCompensation: { idempotencyKey: 'v1-a' } });
       expect(result).toMatchObject({ extractive: true, stage: 'pending_tailor', score: 80 });
       expect(classified).toEqual([{ input: { jobKey: 'a', idempotencyKey: 'v1-a' }, before: [] }]);
       expect(j.calls).toEqual(['scoreJob']);
@@ -68,7 +68,7 @@ describe('prepareJobExtractive', () => {
     const j = job();
     const classifyCompensation = jest.fn();
     const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', ...j.deps, classifyCompensation });
-    await new MockActivityEnvironment().run(prepareJobExtractive, { jobKey: 'a', stages: ['score'] });
+    await new MockActivityEnvironment().run(prepareJobExtractive, { jobKey: 'a', stages: ['score' as const] });
     expect(classifyCompensation).not.toHaveBeenCalled();
   });
 
