@@ -8,23 +8,12 @@ import { COMPENSATION_REFRESH_WORKFLOW_TYPE, compensationRefreshWorkflowId, disc
 import { workflowsEntry } from './create-worker';
 import { useSuiteTemporal } from './test-support/temporal.harness';
 import { discoverOnce, disposeBoardWorld, setupBoardWorld, worldWorker } from './test-support/board-world.fixture';
+import { scheduledActivities } from './test-support/worker-app.harness';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 const quietBundler = new DefaultLogger('ERROR');
 
 const suite = useSuiteTemporal();
-
-type History = Awaited<ReturnType<ReturnType<typeof suite.client.workflow.getHandle>['fetchHistory']>>;
-
-/** The activities a history scheduled, each with its first argument (JSON payloads). */
-function scheduledWithInput(h: History): Array<{ type: string; input: unknown }> {
-  return (h.events ?? []).flatMap((e) => {
-    const a = e.activityTaskScheduledEventAttributes;
-    if (!a) return [];
-    const data = a.input?.payloads?.[0]?.data;
-    return [{ type: a.activityType?.name ?? '?', input: data ? JSON.parse(Buffer.from(data as Uint8Array).toString('utf8')) : null }];
-  });
-}
 
 describe('compensation refresh', () => {
   it('publishes the pay every Lever posting states, as one activity however many rows; a second refresh reuses every determination', async () => {
@@ -45,7 +34,7 @@ describe('compensation refresh', () => {
           const workflowId = compensationRefreshWorkflowId(refreshId);
           const result: CompensationRefreshResult = await jw.worker.runUntil(suite.client.workflow.execute(COMPENSATION_REFRESH_WORKFLOW_TYPE, { taskQueue: world.taskQueue, workflowId, args: [{ refreshId, jobKeys: null }] }));
           const history = await suite.client.workflow.getHandle(workflowId).fetchHistory();
-          const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+          const scheduled = scheduledActivities(history.events ?? []).map((a) => a.type);
           return { refreshId, result, scheduled };
         } finally {
           await jw.close();
@@ -168,7 +157,7 @@ describe('compensation refresh', () => {
       // In each job's own preparation, the classification comes before the score: with this world's
       // extractive provider, inside the job's one activity (asked for in its input).
       const history = await suite.client.workflow.getHandle(`prep-${paid[0].idempotencyKey}`).fetchHistory();
-      expect(scheduledWithInput(history)).toEqual([{ type: 'prepareJobExtractive', input: expect.objectContaining({ stages: ['score'], classifyCompensation: { idempotencyKey: paid[0].idempotencyKey } }) }]);
+      expect(scheduledActivities(history.events ?? [])).toEqual([{ type: 'prepareJobExtractive', input: expect.objectContaining({ stages: ['score'], classifyCompensation: { idempotencyKey: paid[0].idempotencyKey } }) }]);
     } finally {
       await disposeBoardWorld(world);
     }
@@ -193,7 +182,7 @@ describe('compensation refresh', () => {
       }
     };
     // An activity of its own, or (since prep-extractive-classify-in-activity-v1) the extractive job's one activity asked to classify first.
-    const classified = (h: Awaited<ReturnType<typeof record>>) => scheduledWithInput(h).some((a) => a.type === 'classifyJobCompensation' || (a.input as { classifyCompensation?: unknown } | null)?.classifyCompensation !== undefined);
+    const classified = (h: Awaited<ReturnType<typeof record>>) => scheduledActivities(h.events ?? []).some((a) => a.type === 'classifyJobCompensation' || (a.input as { classifyCompensation?: unknown } | null)?.classifyCompensation !== undefined);
 
     const oldHistory = await record(v2);
     expect(classified(oldHistory)).toBe(false);

@@ -83,6 +83,16 @@ function eventMs(e: HistoryEvent): number {
   return Number(String(e.eventTime?.seconds ?? 0)) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
 }
 
+/** The activities a history scheduled, in order, each with its first argument (a JSON payload; null without one). */
+export function scheduledActivities(events: HistoryEvent[]): Array<{ type: string; input: unknown }> {
+  return events.flatMap((e) => {
+    const a = e.activityTaskScheduledEventAttributes;
+    if (!a) return [];
+    const data = a.input?.payloads?.[0]?.data;
+    return [{ type: a.activityType?.name ?? '?', input: data ? JSON.parse(Buffer.from(data).toString('utf8')) : null }];
+  });
+}
+
 /**
  * Per activity type: its scheduled event and the started event of the attempt that closed it. The
  * server writes a retried activity's started event once, for its last attempt, so `attempt` there
