@@ -34,9 +34,9 @@ export interface JobctrlWorkerOptions {
   executorGraceMs?: number;
   pipeline?: PipelineSettings;
   /**
-   * Warm the worker before returning it: every CPU thread loads the detail parser, Chromium is
-   * launched when a browser is configured, and the database answers once, so the first job pays no
-   * cold start. The worker app always warms (it reports ready only after); benches that measure the
+   * Warm the worker before returning it: the CPU pool's resident threads (one per core) load the
+   * detail parser, Chromium is launched when a browser is configured, and the database answers once,
+   * so the first job pays no cold start. The worker app always warms (it reports ready only after); benches that measure the
    * first job pass true. Off by default for tests: under ts-node each thread costs ~1 s and ~70 MB.
    */
   warmUp?: boolean;
