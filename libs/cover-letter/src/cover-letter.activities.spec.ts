@@ -94,6 +94,18 @@ describe('cover letter activities', () => {
     }
   });
 
+  it('an extractive pair spends nothing and reads nothing from the captured review database: its leaves open no connection there', async () => {
+    // The leaf guard protects model work; an extractive verdict reaches the job only through the
+    // coordinator's fenced write on the process database. A review database that is not even a
+    // database file would fail any leaf that opened it.
+    const { jobs, activities } = await world({ reviewDatabasePath: dbs.file('not-a-database-dir') + '/missing/x.sqlite' });
+    const env = new MockActivityEnvironment();
+    await env.run(activities.writeCoverLetter, { jobKey: 'j1' });
+    const review = (await env.run(activities.reviewCoverLetter, { jobKey: 'j1', finalAttempt: true })) as { accepted: boolean; stage: string };
+    expect(review).toMatchObject({ accepted: true, stage: 'prepared' });
+    expect(await jobs.get('j1')).toMatchObject({ stage: 'prepared', coverReview: expect.objectContaining({ accepted: true }) });
+  });
+
   it('a review whose captured database is not the process database fails before any model work, and nothing is recorded', async () => {
     const sim = await startLlmSimulator({ respond: (req) => (req.schemaName === 'cover_letter' ? { text: fabricatedLetter() } : { passed: true, issues: [] }) });
     try {

@@ -91,9 +91,12 @@ export function createCoverLetterActivities(deps: CoverLetterActivityDeps): Cove
 }
 
 /**
- * One review leaf: opens its own connection to the captured runtime database, checks it is the
- * process database and that the draft under review is still current (fails before any model work
- * otherwise), closes it, then reviews — with a model only while the pair may still attempt.
+ * One review leaf. A leaf that reviews with a model first opens its own connection to the captured
+ * runtime database, checks it is the process database and that the draft under review is still
+ * current (fails before any model work otherwise), closes it, then reviews — with a model only while
+ * the pair may still attempt. An extractive leaf reads nothing from that database and spends nothing,
+ * so it has nothing for the guard to protect: its verdict reaches the job only through the
+ * coordinator's fenced decision write, which refuses a draft that is no longer current.
  */
 function leaf(
   deps: CoverLetterActivityDeps,
@@ -103,11 +106,12 @@ function leaf(
   review: (client: LlmClient | null, signal: AbortSignal) => ReviewResult | Promise<ReviewResult>,
 ): ReviewLeaf {
   return async (ctx: ReviewLeafContext) => {
-    const check = await new PreparationRepository(deps.reviewDatabase).staleCoverDraft(jobKey, attempt, deps.processDatabasePath);
+    const client = deps.llm.clientFor({ jobKey });
+    const check = client ? await new PreparationRepository(deps.reviewDatabase).staleCoverDraft(jobKey, attempt, deps.processDatabasePath) : null;
     if (check) return { kind, error: { code: 'review_database_mismatch', message: check, retryable: false } };
     if (!ctx.canAttempt()) return { kind, error: { code: 'review_stopped', message: 'the pair was stopped before this review', retryable: true } };
     try {
-      return await review(deps.llm.clientFor({ jobKey }), ctx.signal);
+      return await review(client, ctx.signal);
     } catch (err) {
       if (err instanceof SpendCeilingReachedError) return { kind, error: { code: err.code, message: err.message, retryable: false } };
       if (isLlmError(err)) return { kind, error: { code: err.code, message: err.message, retryable: err.retryable } };
