@@ -15,6 +15,7 @@ import { AvailabilitySchedule } from '@jobctrl/runs/worker';
 import { POSTING_MODES, type PostingMode } from '@jobctrl/tools/fixtures';
 import { useSuiteTemporal } from './test-support/temporal.harness';
 import { discoverOnce, disposeBoardWorld, setupBoardWorld, worldWorker, type BoardWorld } from './test-support/board-world.fixture';
+import { scheduledActivityTypes } from './test-support/worker-app.harness';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -142,7 +143,7 @@ describe('saved posting checks against the board simulator', () => {
                     const wf = suite.client.workflow.getHandle(x.action.workflow.workflowId, x.action.workflow.firstExecutionRunId);
                     const result: AvailabilitySweepResult = await wf.result();
                     const history = await wf.fetchHistory();
-                    const activities = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+                    const activities = scheduledActivityTypes(history.events ?? []);
                     return { result, activities };
                   }),
                 );

@@ -29,6 +29,7 @@ import { allJobs, setupPreparationWorld, startPipeline as startPipelineRun, type
 import { useSuiteTemporal } from './test-support/temporal.harness';
 import { createPipelineResponder } from './test-support/llm-responder';
 import { waitFor } from '@jobctrl/tools/processes';
+import { scheduledActivityTypes } from './test-support/worker-app.harness';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -381,7 +382,7 @@ describe('Preparation against the board simulator', () => {
         await s.cleanup();
       }
     };
-    const activities = (h: History) => (h.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    const activities = (h: History) => scheduledActivityTypes(h.events ?? []);
     const localActivities = (h: History) => (h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
     const signalsSent = (h: History) => (h.events ?? []).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length;
 
@@ -480,7 +481,7 @@ describe('Preparation against the board simulator', () => {
     }
   }
 
-  const scheduledActivities = (h: History) => (h.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+  const scheduledActivities = (h: History) => scheduledActivityTypes(h.events ?? []);
   const localActivityCount = (h: History) => (h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
 
   it('with a model provider a full preparation runs its stages in one activity behind one spend preflight, leaving exactly the stages, artifacts and spend of the stage-by-stage path, and replays histories recorded before that marker', async () => {

@@ -14,6 +14,7 @@ import type { TemporalClientService } from '@jobctrl/shared/temporal';
 import { allJobs, setupPreparationWorld, startPipeline } from './test-support/preparation-world.fixture';
 import { worldWorker } from './test-support/board-world.fixture';
 import { useSuiteTemporal } from './test-support/temporal.harness';
+import { scheduledActivityTypes } from './test-support/worker-app.harness';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
@@ -80,7 +81,7 @@ describe('re-preparing one job', () => {
       // Started with the configured extractive provider in its input: its stages ran as one
       // activity, not stage by stage behind spend preflights.
       const history = await suite.client.workflow.getHandle(workflowId).fetchHistory();
-      const activities = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+      const activities = scheduledActivityTypes(history.events ?? []);
       expect(activities).toEqual(['prepareJobExtractive']);
       expect(after.every((e) => e.status === 'COMPLETED')).toBe(true);
       const again = await s.jobs.get(job.jobKey);

@@ -83,6 +83,11 @@ function eventMs(e: HistoryEvent): number {
   return Number(String(e.eventTime?.seconds ?? 0)) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
 }
 
+/** The types of the activities a history scheduled, in order. */
+export function scheduledActivityTypes(events: HistoryEvent[]): string[] {
+  return events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+}
+
 /** The activities a history scheduled, in order, each with its first argument (a JSON payload; null without one). */
 export function scheduledActivities(events: HistoryEvent[]): Array<{ type: string; input: unknown }> {
   return events.flatMap((e) => {
