@@ -17,7 +17,7 @@ function posting(key: string): ObservedPosting {
   };
 }
 
-async function world(settings: Partial<ReturnType<PreparationActivityDeps['settings']>> = {}) {
+async function world(settings: Partial<ReturnType<PreparationActivityDeps['settings']>> = {}, opts: { startPreparation?: PreparationActivityDeps['startPreparation'] } = {}) {
   const databasePath = dbs.file('prep');
   await runMigrations({ databasePath });
   const uow = new UnitOfWorkFactory({ databasePath, entities: [] });
@@ -45,7 +45,7 @@ async function world(settings: Partial<ReturnType<PreparationActivityDeps['setti
     ledger,
     settings: () => live,
     profileRevision: async () => (await profiles.get()).revision,
-    startPreparation: async (input) => void started.push({ key: input.idempotencyKey, mode: input.mode, stages: input.stages, notify: input.notifyWorkflowId, provider: input.provider }),
+    startPreparation: opts.startPreparation ?? (async (input) => void started.push({ key: input.idempotencyKey, mode: input.mode, stages: input.stages, notify: input.notifyWorkflowId, provider: input.provider })),
     describePreparation: async (job) => ({ closed: closed.has(job.idempotencyKey), failed: false }),
     wakePaused: async (paused) => void woken.push(...paused.map((j) => j.jobKey)),
   });
@@ -101,6 +101,29 @@ describe('preparation control activities', () => {
       { jobKey: 'a', idempotencyKey: 'v1-a', closed: true, failed: false, stage: 'pending_score' },
       { jobKey: 'b', idempotencyKey: 'v1-b', closed: false, failed: false, stage: 'pending_score' },
     ]);
+  });
+
+  it('starts a call’s jobs together, and attempts every start before a failed one fails the call (its retry starts the rest again)', async () => {
+    const began: string[] = [];
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const w = await world({}, {
+      startPreparation: async ({ jobKey }) => {
+        began.push(jobKey);
+        if (jobKey === 'a') await gate; // a slow round trip to the server
+        if (jobKey === 'b') throw new Error('start of b refused');
+      },
+    });
+    const jobs = ['a', 'b', 'c'].map((k) => ({ jobKey: k, idempotencyKey: `v1-${k}` }));
+    const call = w.activities.startPreparations({ jobs, stages: ['score'], notifyWorkflowId: 'pipeline-1' });
+    let settled = false;
+    void call.catch(() => undefined).finally(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    // All three went out while a's was still waiting; the call waits for a's before it reports.
+    expect(began).toEqual(['a', 'b', 'c']);
+    expect(settled).toBe(false);
+    openGate();
+    await expect(call).rejects.toThrow('start of b refused');
   });
 
   it('freezes a batch’s selection once and pages through it; a retry gets the same selection; release drops it', async () => {

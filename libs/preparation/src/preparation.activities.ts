@@ -84,19 +84,27 @@ export function createPreparationActivities(deps: PreparationActivityDeps): Spen
       const mode: JobPreparationInput['mode'] = stages.some((s) => s !== 'score') ? 'full' : 'score';
       // One reading for the whole call: the provider the jobs are started with is the one reported.
       const provider = deps.settings().provider;
-      for (const job of jobs) {
-        await deps.startPreparation({
-          jobKey: job.jobKey,
-          idempotencyKey: job.idempotencyKey,
-          mode,
-          stages: [...stages],
-          notifyWorkflowId,
-          ...(spendRecheckSeconds !== undefined ? { spendRecheckSeconds } : {}),
-          // Captured here, in the job's start input, so its workflow decides deterministically
-          // whether its stages can run as one activity (the extractive provider).
-          provider,
-        });
-      }
+      // The starts go out together (each is a round trip to the server, and a batch's first call
+      // fills every lane at once). Every start is attempted before a failure fails the call: its
+      // retry starts the rest again, and a job already started keeps its one execution
+      // (deterministic prep-{key} id, USE_EXISTING).
+      const starts = await Promise.allSettled(
+        jobs.map((job) =>
+          deps.startPreparation({
+            jobKey: job.jobKey,
+            idempotencyKey: job.idempotencyKey,
+            mode,
+            stages: [...stages],
+            notifyWorkflowId,
+            ...(spendRecheckSeconds !== undefined ? { spendRecheckSeconds } : {}),
+            // Captured here, in the job's start input, so its workflow decides deterministically
+            // whether its stages can run as one activity (the extractive provider).
+            provider,
+          }),
+        ),
+      );
+      const failed = starts.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
       return { provider };
     },
 
