@@ -90,6 +90,44 @@ describe('prepareJobExtractive', () => {
     expect(signals).toEqual([{ workflowId: 'pipeline-1', done: { idempotencyKey: 'v1-a', stage: 'prepared', failed: false }, after: j.calls }]);
   });
 
+  it("reads the profile beside the job's own read when it scores, not after it; a read the attempt never awaits fails nothing else", async () => {
+    const j = job();
+    let asked = 0;
+    const profile = async () => (asked++, j.profile());
+    // Scoring as the stage does it: the job's read first, then the profile.
+    let askedWhenTheJobWasRead = -1;
+    const steps = (read: () => Promise<StoredProfile>): PreparationSteps => ({
+      ...j.stepsOn(read),
+      scoreJob: async (input) => {
+        askedWhenTheJobWasRead = asked;
+        await read();
+        return j.steps.scoreJob(input);
+      },
+    });
+    const { prepareJobStages } = createExtractivePreparationActivities({ provider: () => 'extractive', ...j.deps, profile, steps });
+    await prepareJobStages({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] });
+    expect(askedWhenTheJobWasRead).toBe(1);
+    expect(asked).toBe(1);
+
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const gone = job();
+      const failing = createExtractivePreparationActivities({
+        provider: () => 'extractive',
+        ...gone.deps,
+        profile: async () => Promise.reject(new Error('SQLITE_BUSY: database is locked')),
+        steps: () => ({ ...gone.steps, scoreJob: async () => Promise.reject(new Error('job_not_found: a')) }),
+      });
+      await expect(failing.prepareJobStages({ jobKey: 'a', stages: ['score'] })).rejects.toThrow('job_not_found');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('a signal that does not go out is left to the workflow (notified false)', async () => {
     const j = job();
     const { prepareJobExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', ...j.deps, signalDone: async () => Promise.reject(new Error('workflow not found')) });

@@ -53,6 +53,14 @@ export function createExtractivePreparationActivities(deps: ExtractivePreparatio
     // One read of the profile for the whole job (read when a stage first needs it) instead of one
     // per stage: its stages are then written against one revision, the one its score is for.
     let read: Promise<StoredProfile> | undefined;
+    if (stages.includes('score')) {
+      // Scoring reads the job (its fence) and then the profile: the profile's read goes out now,
+      // beside the job's, instead of after it — one unit of work less on the slot's critical path.
+      // Its failure is reported where it is awaited (this branch only keeps it from going unhandled
+      // when the attempt ends before scoring asks, e.g. a job that is gone).
+      read = deps.profile();
+      read.catch(() => undefined);
+    }
     const steps = deps.steps(() => (read ??= deps.profile()));
     // An attempt after a crash between a draft and its review (a lost worker, a failed review pair)
     // reviews the draft it finds instead of writing another: no model call and no draft spent twice,
