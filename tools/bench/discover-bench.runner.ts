@@ -443,7 +443,7 @@ async function runBatchDirect(shared: Shared): Promise<PhaseResult> {
   const { MockActivityEnvironment } = require('@temporalio/testing') as typeof import('@temporalio/testing');
   const db = await freshDb(shared, 'batch');
   const capacity = workerCapacity(shared.options.slots);
-  const cpu = new CpuTaskPool({ width: capacity.executorWidth });
+  const cpu = new CpuTaskPool({ width: capacity.cpuThreads });
   const built = buildActivities({
     uow: db.uow,
     executors: createWorkerExecutors(capacity),

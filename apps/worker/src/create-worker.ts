@@ -34,8 +34,8 @@ export interface JobctrlWorkerOptions {
   executorGraceMs?: number;
   pipeline?: PipelineSettings;
   /**
-   * Warm the worker before returning it: the CPU pool's resident threads (one per core) load the
-   * detail parser, Chromium is launched when a browser is configured, and the database answers once,
+   * Warm the worker before returning it: every CPU thread (one per core, capacity.cpuThreads) loads
+   * the detail parser, Chromium is launched when a browser is configured, and the database answers once,
    * so the first job pays no cold start. The worker app always warms (it reports ready only after); benches that measure the
    * first job pass true. Off by default for tests: under ts-node each thread costs ~1 s and ~70 MB.
    */
@@ -98,8 +98,8 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
   const identity = opts.identity ?? newWorkerIdentity();
   const gauge = new ActivityGauge({ allowlist: ACTIVITY_DETAIL_ALLOWLIST, readableWorkflowId: READABLE_WORKFLOW_ID });
   const executors = createWorkerExecutors(opts.capacity, { graceMs: opts.executorGraceMs });
-  // CPU-heavy stage work (HTML parsing) runs on worker threads, bounded like the stage executors.
-  const cpu = new CpuTaskPool({ width: opts.capacity.executorWidth });
+  // CPU-heavy stage work (HTML parsing) runs on worker threads: as many as the cores can run (capacity).
+  const cpu = new CpuTaskPool({ width: opts.capacity.cpuThreads });
   const workflowBundle = opts.workflowBundle ?? prebuiltWorkflowBundle();
   const built = buildActivities({
     uow: opts.uow,

@@ -37,13 +37,13 @@ async function release(jw: JobctrlWorker): Promise<void> {
 }
 
 describe('worker warm-up (createJobctrlWorker({ warmUp: true }))', () => {
-  it('starts a CPU thread per core with the parser loaded and launches Chromium before the worker is returned', async () => {
+  it('starts every CPU thread (one per core) with the parser loaded and launches Chromium before the worker is returned', async () => {
     const jw = await newWorker({ warmUp: true, browserExecutablePath: '/usr/bin/chromium' });
     try {
-      // As many threads as can run CPU work at once; the rest of the width starts when calls overlap.
-      const resident = Math.min(workerCapacity(1).executorWidth, os.availableParallelism());
-      expect(jw.warmUp).toMatchObject({ cpuThreads: resident, browser: 'launched' });
-      expect(jw.cpu.stats()).toMatchObject({ threads: resident, residentThreads: resident });
+      const { cpuThreads } = workerCapacity(1);
+      expect(cpuThreads).toBe(Math.min(workerCapacity(1).executorWidth, Math.max(2, os.availableParallelism())));
+      expect(jw.warmUp).toMatchObject({ cpuThreads, browser: 'launched' });
+      expect(jw.cpu.stats().threads).toBe(cpuThreads);
       expect((jw.enrichment.renderer as unknown as { stats(): { launched: boolean } }).stats().launched).toBe(true);
     } finally {
       await release(jw);
@@ -54,7 +54,7 @@ describe('worker warm-up (createJobctrlWorker({ warmUp: true }))', () => {
     const jw = await newWorker({ warmUp: true, browserExecutablePath: '/nonexistent/chromium' });
     try {
       expect(jw.warmUp?.browser).toEqual({ failed: expect.stringContaining('browser_executable_path') });
-      expect(jw.cpu.stats().threads).toBe(Math.min(workerCapacity(1).executorWidth, os.availableParallelism()));
+      expect(jw.cpu.stats().threads).toBe(workerCapacity(1).cpuThreads);
     } finally {
       await release(jw);
     }

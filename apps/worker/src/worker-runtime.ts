@@ -119,7 +119,7 @@ export class WorkerRuntime {
       this.logger.log(
         `worker ${identity} polling task queue ${temporal.taskQueue} on ${temporal.address} (namespace ${temporal.namespace}); ` +
           `${capacity.remoteActivitySlots} remote activity slots, ${capacity.localControlSlots} local control slots, ` +
-          `executors ${capacity.executorWidth} wide, UV_THREADPOOL_SIZE=${process.env['UV_THREADPOOL_SIZE'] ?? 4}`,
+          `executors ${capacity.executorWidth} wide, ${capacity.cpuThreads} CPU threads, UV_THREADPOOL_SIZE=${process.env['UV_THREADPOOL_SIZE'] ?? 4}`,
       );
       // Resolves after a shutdown signal (the SDK handles SIGINT/SIGTERM) once in-flight work drained.
       await jw.worker.run();

@@ -22,8 +22,8 @@ const PARSER = path.join(__dirname, `detail-page.parser${path.extname(__filename
 const WARM_PAGE = '<html><head><title>warm-up</title></head><body><main><p>warm-up</p></main></body></html>';
 
 /**
- * The worker's warm-up for detail capture: each resident CPU thread (one per core) loads the parser
- * (one tiny parse each), so the first captured jobs pay no thread start-up. (The browser has its own `warm()`.)
+ * The worker's warm-up for detail capture: every CPU thread loads the parser (one tiny parse each),
+ * so the first captured job pays no thread start-up. (The browser has its own `warm()`.)
  */
 export async function warmDetailCapture(deps: Pick<DetailCaptureDeps, 'cpu'>): Promise<void> {
   await deps.cpu.warm(PARSER, 'parseDetailPage', WARM_PAGE);

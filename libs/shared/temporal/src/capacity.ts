@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import { BoundedExecutor } from './bounded-executor';
 
 /**
@@ -8,7 +9,8 @@ import { BoundedExecutor } from './bounded-executor';
  * | remote activity slots (N)    | Worker `maxConcurrentActivityTaskExecutions` = worker_activity_slots |
  * | two local control slots      | Worker `maxConcurrentLocalActivityExecutions` = 2, allowlisted names only |
  * | Temporal-sync executor N + 2 | `temporalSync` BoundedExecutor (heartbeat persistence, lifecycle writes) |
- * | blocking-stage executor N + 2| `blockingStage` BoundedExecutor (stage DB/file work) and the CPU thread pool |
+ * | blocking-stage executor N + 2| `blockingStage` BoundedExecutor (stage DB/file work)            |
+ * |                              | CPU thread pool (parsing): min(N + 2, max(2, cores)) threads — see cpuThreads |
  * | executor threads             | libuv thread pool: UV_THREADPOOL_SIZE = 2 × (N + 2) + 4, set before first use |
  *
  * The libuv pool must hold both executors at full width plus headroom for fs/dns so that Temporal-side
@@ -20,9 +22,16 @@ export interface WorkerCapacity {
   localControlSlots: number;
   executorWidth: number;
   uvThreadpoolSize: number;
+  /**
+   * Threads of the CPU pool. CPU-bound calls beyond the cores only time-slice: each such thread is
+   * another V8 isolate (~10 MB with the parser) and another start-up, and the calls finish later on
+   * average than queued in order. At least two, so one slow hostile page cannot hold every parse
+   * even on a single core; never wider than the blocking-stage executor it serves.
+   */
+  cpuThreads: number;
 }
 
-export function workerCapacity(activitySlots: number, localControlSlots = 2): WorkerCapacity {
+export function workerCapacity(activitySlots: number, localControlSlots = 2, cores = os.availableParallelism()): WorkerCapacity {
   if (!Number.isInteger(activitySlots) || activitySlots < 1) {
     throw new RangeError(`worker_activity_slots must be a positive integer, got ${activitySlots}`);
   }
@@ -32,6 +41,7 @@ export function workerCapacity(activitySlots: number, localControlSlots = 2): Wo
     localControlSlots,
     executorWidth,
     uvThreadpoolSize: Math.min(1024, 2 * executorWidth + 4),
+    cpuThreads: Math.min(executorWidth, Math.max(2, cores)),
   };
 }
 

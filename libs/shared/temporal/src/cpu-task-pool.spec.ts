@@ -1,4 +1,3 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { CpuTaskPool, CpuTaskError } from './cpu-task-pool';
 
@@ -48,54 +47,17 @@ describe('CpuTaskPool', () => {
     }
   });
 
-  it('warm() starts the resident threads and loads the module in each', async () => {
-    const fresh = new CpuTaskPool({ width: 4, residentThreads: 3 });
+  it('warm() starts every thread of its width and loads the module in each', async () => {
+    const fresh = new CpuTaskPool({ width: 3 });
     try {
       await fresh.warm(fixture, 'whichThread', {});
-      expect(fresh.stats()).toMatchObject({ threads: 3, residentThreads: 3 });
+      expect(fresh.stats().threads).toBe(3);
       // Three calls at once on the warmed pool run on three distinct, already started threads.
       const ids = await Promise.all([1, 2, 3].map(() => fresh.run<object, number>(fixture, 'whichThread', {})));
       expect(new Set(ids).size).toBe(3);
       expect(fresh.stats().threads).toBe(3);
     } finally {
       await fresh.close();
-    }
-  });
-
-  it('keeps as many threads as the machine has cores by default, never more than its width', () => {
-    const cores = os.availableParallelism();
-    expect(new CpuTaskPool({ width: cores + 4 }).resident).toBe(cores);
-    expect(new CpuTaskPool({ width: 1 }).resident).toBe(1);
-  });
-
-  it('threads beyond the resident ones start when calls overlap and retire after an idle spell', async () => {
-    const burst = new CpuTaskPool({ width: 3, residentThreads: 1, idleRetireMs: 150 });
-    try {
-      const calls = Promise.all([1, 2, 3].map(() => burst.run(fixture, 'burn', { ms: 100 })));
-      await new Promise((r) => setImmediate(r));
-      expect(burst.stats().threads).toBe(3);
-      await calls;
-      await new Promise((r) => setTimeout(r, 600));
-      expect(burst.stats()).toMatchObject({ threads: 1, retiredIdle: 2 });
-      // The resident thread stays however long it idles, and the pool still runs work.
-      expect((await burst.run<{ ms: number }, { iterations: number }>(fixture, 'burn', { ms: 5 })).iterations).toBeGreaterThan(0);
-      expect(burst.stats().threads).toBe(1);
-    } finally {
-      await burst.close();
-    }
-  });
-
-  it('a thread taken again before its idle spell ends is not retired', async () => {
-    const busy = new CpuTaskPool({ width: 2, residentThreads: 1, idleRetireMs: 300 });
-    try {
-      await Promise.all([1, 2].map(() => busy.run(fixture, 'burn', { ms: 50 })));
-      for (let i = 0; i < 4; i += 1) {
-        await new Promise((r) => setTimeout(r, 100));
-        await Promise.all([1, 2].map(() => busy.run(fixture, 'burn', { ms: 5 })));
-      }
-      expect(busy.stats()).toMatchObject({ threads: 2, retiredIdle: 0 });
-    } finally {
-      await busy.close();
     }
   });
 
