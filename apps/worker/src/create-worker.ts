@@ -35,9 +35,10 @@ export interface JobctrlWorkerOptions {
   pipeline?: PipelineSettings;
   /**
    * Warm the worker before returning it: every CPU thread (one per core, capacity.cpuThreads) loads
-   * the detail parser, Chromium is launched when a browser is configured, and the database answers once,
-   * so the first job pays no cold start. The worker app always warms (it reports ready only after); benches that measure the
-   * first job pass true. Off by default for tests: under ts-node each thread costs ~1 s and ~70 MB.
+   * the detail parser, Chromium is launched when a browser is configured, and the database answers
+   * once, so the first job pays no cold start. The worker app always warms (it reports ready only
+   * after); benches that measure the first job pass true. Off by default for tests: under ts-node
+   * each thread costs ~1 s and ~70 MB.
    */
   warmUp?: boolean;
   /** Activities registered beside the built-in ones (integration tests add probes here). */

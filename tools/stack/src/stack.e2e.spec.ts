@@ -3,11 +3,11 @@
 // loopback ports. The suite builds at most once: the first start does it, the later checks reuse it.
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import * as sqlite3 from 'sqlite3';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
+import { workerCapacity } from '@jobctrl/shared/temporal';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { GroupProcess, pidAlive, processTree, waitFor } from '@jobctrl/tools/processes';
 import { disposeStack, root, ThrowawayStack, userEnv } from '@jobctrl/tools/stack/testing';
@@ -131,8 +131,8 @@ describe('npm start', () => {
     expect(hb).toMatchObject({ runtime: { buildDir: build.outDirOf('worker'), tsNode: false } });
     expect(fs.readFileSync(path.join(dir, 'data', 'logs', 'api.log'), 'utf8')).toContain(`compiled ${build.outDirOf('api')}, ts-node not loaded`);
     // Ready means warm: the worker warmed its parser threads (and the browser) before its first heartbeat.
-    // One thread per core, at least two, at most the executor width (2 slots + 2): capacity.cpuThreads.
-    const cpuThreads = Math.min(4, Math.max(2, os.availableParallelism()));
+    // The capacity model's CPU pool for this stack's 2 slots (one thread per core, 2..slots + 2).
+    const { cpuThreads } = workerCapacity(2);
     expect(fs.readFileSync(path.join(dir, 'data', 'logs', 'worker.log'), 'utf8')).toMatch(new RegExp(`warm in \\d+ ms: ${cpuThreads} parser threads, browser launched`));
 
     // The smoke workflow through the real worker on jobctrl-default: 6 holds, 2 slots.
