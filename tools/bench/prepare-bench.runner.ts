@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { WorkflowHandle } from '@temporalio/client';
+import { isGrpcServiceError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { contentKey, DISCOVERY_ENTITIES, idempotencyKey, jobKey } from '@jobctrl/discovery';
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
@@ -241,14 +241,20 @@ function executionTiming(history: History): ExecutionTiming {
  * (started → closed) and waiting for a slot (scheduled → started), and how busy the S remote
  * activity slots were over the batch (every execution's running time / (S × wall)).
  */
-export async function slotReport(handles: WorkflowHandle[], pipeline: WorkflowHandle, slots: number, wallMs: number) {
+export async function slotReport(handles: WorkflowHandle[], pipeline: WorkflowHandle, slots: number, wallMs: number, opts: { absentOk?: boolean } = {}) {
   const timings: ActivityTiming[] = [];
   const executions: ExecutionTiming[] = [];
   const queue = [...handles];
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       for (let h = queue.shift(); h; h = queue.shift()) {
-        const history = await h.fetchHistory();
+        // absentOk: a batch that prepared its jobs inside its own activity started no workflow for them.
+        const history = await h.fetchHistory().catch((err: unknown) => {
+          // GetWorkflowExecutionHistory answers gRPC NOT_FOUND (5) rather than the SDK's own error.
+          if (opts.absentOk && (err instanceof WorkflowNotFoundError || (isGrpcServiceError(err) && err.code === 5))) return undefined;
+          throw err;
+        });
+        if (!history) continue;
         timings.push(...activityTimings(history));
         executions.push(executionTiming(history));
       }
@@ -272,8 +278,11 @@ export async function slotReport(handles: WorkflowHandle[], pipeline: WorkflowHa
     activities: byType,
     /** Share of slot-time any remote activity held (the coordinator's short control activities included). */
     slot_utilisation: Math.round((busy(all) / (slots * wallMs)) * 1000) / 1000,
-    /** The same without the coordinator's control activities: slot-time spent on the stages themselves. */
-    stage_slot_utilisation: Math.round((busy(timings) / (slots * wallMs)) * 1000) / 1000,
+    /**
+     * The same without the coordinator's control activities: slot-time spent on the stages themselves
+     * (in the jobs' own workflows, or in the batch's inline preparation calls).
+     */
+    stage_slot_utilisation: Math.round((busy([...timings, ...batch.filter((a) => a.type === 'prepareTargetsExtractive')]) / (slots * wallMs)) * 1000) / 1000,
     /** The per-job preparation executions: their own length, workflow tasks and local activities (means). */
     prep_workflows: {
       count: executions.length,

@@ -135,6 +135,7 @@ export async function runRescoreBench(o: RescoreBenchOptions): Promise<Record<st
       handle,
       o.slots,
       wallMs,
+      { absentOk: true },
     );
     const b = breakdown;
     for (const [type, t] of Object.entries(b.activities)) log(`  ${type} ×${t.count}: running ${t.mean_run_ms} ms, waiting for a slot ${t.mean_wait_ms} ms (means)`);

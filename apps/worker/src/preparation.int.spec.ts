@@ -6,6 +6,7 @@ import {
   PIPELINE_WORKFLOW_TYPE,
   pipelineWorkflowId,
   PREP_BATCH_OVERLAP_PATCH,
+  PREP_BATCH_INLINE_EXTRACTIVE_PATCH,
   PREP_BATCH_SPEND_FREE_PATCH,
   PREP_BATCH_THROTTLED_PROGRESS_PATCH,
   PREP_COMPENSATION_PATCH,
@@ -356,8 +357,9 @@ describe('Preparation against the board simulator', () => {
     }
   }
 
-  it('an extractive profile update prepares each job in one activity (no spend preflight), leaving exactly the stages and artifacts of the stage-by-stage path, and replays histories recorded before that marker', async () => {
+  it('an extractive profile update prepares its jobs inside the batch (no workflow per job), earlier each in one activity of its own workflow, leaving exactly the stages and artifacts of the stage-by-stage path; all three histories replay', async () => {
     const v1 = await testSupportBundle('prep-v1.workflows.ts');
+    const v4 = await testSupportBundle('batch-v4.workflows.ts');
     // Six stored jobs scored against revision 1; the update (revision 2) re-prepares all of them, two
     // at a time: the fitting ones to prepared (tailored resume, reviewed cover letter), the others to scored.
     const record = async (bundle: WorkerOptions['workflowBundle']) => {
@@ -372,11 +374,13 @@ describe('Preparation against the board simulator', () => {
         }
         const { revision } = await new ProfileRepository(s.uow).put({ ...sampleProfile(), skills: [...sampleProfile().skills, 'Rust'] });
         return await s.jw.worker.runUntil(async () => {
-          const { handle } = await startPipeline(s.uow, s.taskQueue, ['score', 'tailor', 'cover'], { scope: 'profile_update', profileRevision: revision, internalConcurrency: 2 });
+          const { runId, handle } = await startPipeline(s.uow, s.taskQueue, ['score', 'tailor', 'cover'], { scope: 'profile_update', profileRevision: revision, internalConcurrency: 2 });
           const result = (await handle.result()) as JobPipelineResult;
           expect(result.preparation).toMatchObject({ selected: 6, completed: 6, failed: 0 });
-          const histories = await Promise.all(keys.map(({ idempotencyKey }) => suite.client.workflow.getHandle(prepWorkflowId(idempotencyKey)).fetchHistory()));
-          return { jobs: (await allJobs(s.jobs)).map(preparedState), histories };
+          expect((await new PipelineRunRepository(s.uow).get(runId))?.preparation).toEqual({ selected: 6, completed: 6, failed: 0 });
+          // The jobs' own workflows, where the batch started any.
+          const histories = await Promise.all(keys.map(({ idempotencyKey }) => suite.client.workflow.getHandle(prepWorkflowId(idempotencyKey)).fetchHistory().catch(() => undefined)));
+          return { jobs: (await allJobs(s.jobs)).map(preparedState), histories, batch: await handle.fetchHistory() };
         });
       } finally {
         await s.cleanup();
@@ -385,11 +389,13 @@ describe('Preparation against the board simulator', () => {
     const activities = (h: History) => scheduledActivityTypes(h.events ?? []);
     const localActivities = (h: History) => (h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
     const signalsSent = (h: History) => (h.events ?? []).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length;
+    const present = (hs: Array<History | undefined>) => hs.filter((h): h is History => h !== undefined);
 
     const old = await record(v1);
     expect(old.jobs.filter((j) => j.stage === 'prepared').length).toBeGreaterThan(0);
     expect(old.jobs.filter((j) => j.stage === 'scored').length).toBeGreaterThan(0);
-    for (const h of old.histories) {
+    expect(present(old.histories)).toHaveLength(6);
+    for (const h of present(old.histories)) {
       expect(patches(h)).toEqual([PREP_STAGED_PATCH]);
       expect(activities(h)[0]).toBe('scoreJob');
       expect(localActivities(h)).toBe(activities(h).length); // a spend preflight before each stage
@@ -397,17 +403,31 @@ describe('Preparation against the board simulator', () => {
       await Worker.runReplayHistory({ workflowBundle: suite.bundle }, h);
     }
 
-    const now = await record(suite.bundle);
-    expect(now.jobs).toEqual(old.jobs);
-    for (const h of now.histories) {
+    // A workflow per job, each job's stages in one activity.
+    const perJob = await record(v4);
+    expect(perJob.jobs).toEqual(old.jobs);
+    expect(patches(perJob.batch)).not.toContain(PREP_BATCH_INLINE_EXTRACTIVE_PATCH);
+    expect(present(perJob.histories)).toHaveLength(6);
+    for (const h of present(perJob.histories)) {
       expect(patches(h)).toEqual([PREP_STAGED_PATCH, PREP_EXTRACTIVE_PATCH]);
       expect(activities(h)).toEqual(['prepareJobExtractive']);
       expect(localActivities(h)).toBe(0);
       expect(signalsSent(h)).toBe(0); // the activity signalled the batch itself
       await Worker.runReplayHistory({ workflowBundle: suite.bundle }, h);
     }
-    await expect(Worker.runReplayHistory({ workflowBundle: v1 }, now.histories[0])).rejects.toThrow();
-  }, 240_000);
+    await expect(Worker.runReplayHistory({ workflowBundle: v1 }, present(perJob.histories)[0])).rejects.toThrow();
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, perJob.batch);
+
+    // Now: the batch prepares them itself, two at a time in one call; no workflow per job.
+    const now = await record(suite.bundle);
+    expect(now.jobs).toEqual(old.jobs);
+    expect(patches(now.batch)).toContain(PREP_BATCH_INLINE_EXTRACTIVE_PATCH);
+    expect(present(now.histories)).toHaveLength(0);
+    expect(activities(now.batch).filter((a) => a === 'prepareTargetsExtractive')).toHaveLength(1);
+    expect(activities(now.batch)).not.toContain('startPreparations');
+    await Worker.runReplayHistory({ workflowBundle: suite.bundle }, now.batch);
+    await expect(Worker.runReplayHistory({ workflowBundle: v4 }, now.batch)).rejects.toThrow();
+  }, 300_000);
   it("an extractive job started score-only (discovery's handoff) has its pay classified inside its one activity — the same pay, stage and score as with a classification activity of its own — and replays histories recorded before that marker", async () => {
     const v4 = await testSupportBundle('prep-v4.workflows.ts');
     // Two stored, enriched jobs that publish their pay, each started as discovery's handoff starts it:

@@ -87,9 +87,10 @@ describe('Runs tell the truth', () => {
         expect(Math.max(...carried)).toBeLessThanOrEqual(1);
         expect(final.preparation?.selected).toBeGreaterThan(2);
 
-        // A new profile re-prepares everything in a long batch; cancel it once it has continued.
+        // A new profile re-prepares everything in a long batch; cancel it once it has continued. One
+        // target per page: the extractive batch prepares its jobs itself, a page per call.
         await new ProfileRepository(s.uow).put({ ...sampleProfile(), summary: 'A changed summary.' });
-        const second = await startPipeline(suite, s.uow, s.taskQueue, ['score', 'tailor', 'cover'], { scope: 'profile_update', batchHistoryLimit: 15, internalConcurrency: 1 });
+        const second = await startPipeline(suite, s.uow, s.taskQueue, ['score', 'tailor', 'cover'], { scope: 'profile_update', batchHistoryLimit: 15, internalConcurrency: 1, batchPageSize: 1 });
         const deadline = Date.now() + 60_000;
         while (!(await executions(pipelineWorkflowId(second.runId))).includes('CONTINUED_AS_NEW')) {
           if (Date.now() > deadline) throw new Error('the profile batch never continued as new');

@@ -1,4 +1,4 @@
-import type { PreparationSteps } from '@jobctrl/pipeline/contracts';
+import type { InlinePreparationResult, PreparationSteps } from '@jobctrl/pipeline/contracts';
 import type { StoredProfile } from '@jobctrl/shared/profile';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createExtractivePreparationActivities } from './extractive-preparation.activity';
@@ -191,5 +191,89 @@ describe('prepareJobStages', () => {
     await prepareJobStages({ jobKey: 'a', stages: ['score', 'tailor', 'cover'] });
     expect(readJobs).toBe(0);
     expect(j.state.drafts).toBe(1);
+  });
+});
+
+/** Several jobs, each behaving as `job()`; scoring takes a moment, so jobs of one call overlap. */
+function world(keys: string[], failing: string[] = []) {
+  const each = new Map(keys.map((k) => [k, job()]));
+  const of = (k: string) => each.get(k) as ReturnType<typeof job>;
+  const started: string[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const steps: PreparationSteps = {
+    scoreJob: async (i) => {
+      started.push(i.jobKey);
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      if (failing.includes(i.jobKey)) {
+        inFlight--;
+        throw new Error(`SQLITE_BUSY: database is locked (${i.jobKey})`);
+      }
+      return of(i.jobKey).steps.scoreJob(i);
+    },
+    tailorResume: (i) => of(i.jobKey).steps.tailorResume(i),
+    writeCoverLetter: (i) => of(i.jobKey).steps.writeCoverLetter(i),
+    reviewCoverLetter: async (i) => {
+      const reviewed = await of(i.jobKey).steps.reviewCoverLetter(i);
+      inFlight--;
+      return reviewed;
+    },
+  };
+  const deps = { steps: () => steps, profile: async () => ({ revision: 1 }) as unknown as StoredProfile, readJob: async (k: string) => of(k).deps.readJob() };
+  return { of, started, most: () => most, deps };
+}
+
+const targets = (keys: string[]) => keys.map((k) => ({ jobKey: k, idempotencyKey: `v1-${k}` }));
+const full = ['score', 'tailor', 'cover'] as const;
+
+describe('prepareTargetsExtractive', () => {
+  it("prepares a batch's jobs `concurrency` at a time, in order; a job that fails is deferred to a workflow of its own, not retried here; every settled job is heartbeated", async () => {
+    const w = world(['a', 'b', 'c', 'd', 'e'], ['c']);
+    const { prepareTargetsExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', ...w.deps });
+    const env = new MockActivityEnvironment();
+    const beats: unknown[] = [];
+    env.on('heartbeat', (d: unknown) => beats.push(structuredClone(d)));
+    const r = (await env.run(prepareTargetsExtractive, { jobs: targets(['a', 'b', 'c', 'd', 'e']), stages: [...full], concurrency: 2, budgetMs: 60_000 })) as InlinePreparationResult;
+    expect(r.extractive).toBe(true);
+    expect([...r.done].sort((x, y) => x.jobKey.localeCompare(y.jobKey))).toEqual(['a', 'b', 'd', 'e'].map((k) => ({ jobKey: k, idempotencyKey: `v1-${k}`, stage: 'prepared' })));
+    expect(r.deferred).toEqual(targets(['c']));
+    expect(r.unstarted).toEqual([]);
+    expect(w.started).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(w.most()).toBe(2);
+    for (const k of ['a', 'b', 'd', 'e']) expect(w.of(k).state).toMatchObject({ stage: 'prepared', drafts: 1, reviewed: true });
+    expect(w.of('c').state.stage).toBe('scored');
+    expect(beats).toHaveLength(5);
+    expect(beats[4]).toEqual({ done: r.done, deferred: r.deferred });
+  });
+
+  it('a retry skips the jobs its lost attempt heartbeated and reports them with its own; a spent budget leaves the rest unstarted', async () => {
+    const w = world(['a', 'b', 'c']);
+    const { prepareTargetsExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', ...w.deps });
+    const before = { done: [{ jobKey: 'a', idempotencyKey: 'v1-a', stage: 'prepared' }], deferred: targets(['b']) };
+    const r = await new MockActivityEnvironment({ heartbeatDetails: before }).run(prepareTargetsExtractive, { jobs: targets(['a', 'b', 'c']), stages: [...full], concurrency: 2, budgetMs: 60_000 });
+    expect(w.started).toEqual(['c']);
+    expect(r).toEqual({ extractive: true, done: [...before.done, { jobKey: 'c', idempotencyKey: 'v1-c', stage: 'prepared' }], deferred: targets(['b']), unstarted: [] });
+
+    const spent = await new MockActivityEnvironment().run(prepareTargetsExtractive, { jobs: targets(['a', 'b']), stages: [...full], concurrency: 2, budgetMs: 0 });
+    expect(spent).toEqual({ extractive: true, done: [], deferred: [], unstarted: targets(['a', 'b']) });
+    expect(w.started).toEqual(['c']);
+  });
+
+  it('on a worker with a model provider does nothing and hands every job back', async () => {
+    const w = world(['a']);
+    const { prepareTargetsExtractive } = createExtractivePreparationActivities({ provider: () => 'openai', ...w.deps });
+    expect(await prepareTargetsExtractive({ jobs: targets(['a']), stages: [...full], concurrency: 2, budgetMs: 60_000 })).toEqual({ extractive: false, done: [], deferred: [], unstarted: targets(['a']) });
+    expect(w.started).toEqual([]);
+  });
+
+  it('a cancelled call finishes the job in hand, takes no other, and fails as cancelled', async () => {
+    const w = world(['a', 'b', 'c']);
+    const env = new MockActivityEnvironment();
+    const deps = { ...w.deps, steps: () => ({ ...w.deps.steps(), tailorResume: async (i: { jobKey: string }) => (env.cancel('CANCELLED'), w.of(i.jobKey).steps.tailorResume(i)) }) };
+    const { prepareTargetsExtractive } = createExtractivePreparationActivities({ provider: () => 'extractive', ...deps });
+    await expect(env.run(prepareTargetsExtractive, { jobs: targets(['a', 'b', 'c']), stages: [...full], concurrency: 1, budgetMs: 60_000 })).rejects.toThrow();
+    expect(w.started).toEqual(['a']);
+    expect(w.of('a').state.stage).toBe('prepared');
   });
 });

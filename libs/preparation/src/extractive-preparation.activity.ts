@@ -1,5 +1,13 @@
 import { Context } from '@temporalio/activity';
-import type { ExtractivePreparationActivities, PreparationDone, PreparationStage, PreparationSteps, StagedPreparationActivities } from '@jobctrl/pipeline/contracts';
+import type {
+  ExtractivePreparationActivities,
+  InlinePreparationResult,
+  PreparationDone,
+  PreparationStage,
+  PreparationSteps,
+  PreparationTarget,
+  StagedPreparationActivities,
+} from '@jobctrl/pipeline/contracts';
 import { EXTRACTIVE_PROVIDER, PREPARATION_DONE_SIGNAL, prepareInOrder } from '@jobctrl/pipeline/contracts';
 import type { JobRecord } from '@jobctrl/shared/jobs';
 import type { StoredProfile } from '@jobctrl/shared/profile';
@@ -49,7 +57,8 @@ function signalThroughActivityClient(workflowId: string, done: PreparationDone):
  * each (tools/bench, bench:prepare), during which the slot would hold no model call.
  */
 export function createExtractivePreparationActivities(deps: ExtractivePreparationDeps): ExtractivePreparationActivities & StagedPreparationActivities {
-  const wholeJob = async (jobKey: string, stages: PreparationStage[], notify: { workflowId: string; idempotencyKey: string } | undefined) => {
+  /** A job's stages in order, in this attempt, each a fenced write (see above). */
+  const stagesOfJob = async (jobKey: string, stages: PreparationStage[]) => {
     // One read of the profile for the whole job (read when a stage first needs it) instead of one
     // per stage: its stages are then written against one revision, the one its score is for.
     let read: Promise<StoredProfile> | undefined;
@@ -76,7 +85,7 @@ export function createExtractivePreparationActivities(deps: ExtractivePreparatio
       }
       return steps.writeCoverLetter(i);
     };
-    const { stage, score } = await prepareInOrder(jobKey, stages, {
+    return prepareInOrder(jobKey, stages, {
       ...steps,
       scoreJob: async (i) => {
         const scored = await steps.scoreJob(i);
@@ -85,6 +94,9 @@ export function createExtractivePreparationActivities(deps: ExtractivePreparatio
       },
       writeCoverLetter: draftUnlessUnreviewed,
     });
+  };
+  const wholeJob = async (jobKey: string, stages: PreparationStage[], notify: { workflowId: string; idempotencyKey: string } | undefined) => {
+    const { stage, score } = await stagesOfJob(jobKey, stages);
     // The job's stage is committed: the batch may count it and fill the lane now. Best effort, as
     // the workflow's own signal is (the batch polls a silent job); a retry signals again, which the
     // batch reads as the same report.
@@ -112,5 +124,54 @@ export function createExtractivePreparationActivities(deps: ExtractivePreparatio
     async prepareJobStages({ jobKey, stages, notify }) {
       return wholeJob(jobKey, stages, notify);
     },
+    async prepareTargetsExtractive({ jobs, stages, concurrency, budgetMs }) {
+      if (deps.provider() !== EXTRACTIVE_PROVIDER) return { extractive: false, done: [], deferred: [], unstarted: jobs };
+      return prepareInline(jobs, Math.max(1, concurrency), budgetMs, (job) => stagesOfJob(job.jobKey, stages));
+    },
   };
+}
+
+/** What a prepareTargetsExtractive attempt heartbeats: the jobs it settled, for a retry to skip. */
+type InlineProgress = Pick<InlinePreparationResult, 'done' | 'deferred'>;
+
+/**
+ * `concurrency` workers over the jobs, in order, each job prepared by `prepare`. A worker takes no
+ * new job once the budget is spent or the activity is cancelled; the jobs it holds finish (their
+ * writes are fenced, so a cancelled batch leaves each job in a consistent stage). Each settled job is
+ * heartbeated with everything settled so far: a retry of this call (a lost worker) starts from there,
+ * and a job that was in flight when the worker died is prepared again from the stage it reached.
+ */
+async function prepareInline(
+  jobs: PreparationTarget[],
+  concurrency: number,
+  budgetMs: number,
+  prepare: (job: PreparationTarget) => Promise<{ stage: string }>,
+): Promise<InlinePreparationResult> {
+  const ctx = Context.current();
+  const previous = ctx.info.heartbeatDetails as InlineProgress | undefined;
+  const progress: InlineProgress = { done: [...(previous?.done ?? [])], deferred: [...(previous?.deferred ?? [])] };
+  const settled = new Set([...progress.done, ...progress.deferred].map((j) => j.idempotencyKey));
+  const queue = jobs.filter((j) => !settled.has(j.idempotencyKey));
+  const until = Date.now() + budgetMs;
+  const work = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      if (ctx.cancellationSignal.aborted || Date.now() >= until) {
+        queue.unshift(job);
+        return;
+      }
+      try {
+        const { stage } = await prepare(job);
+        progress.done.push({ jobKey: job.jobKey, idempotencyKey: job.idempotencyKey, stage });
+      } catch {
+        // Whatever failed (a busy database, a job gone, a cancel that reached a stage), the job's
+        // own workflow retries it under prepareJobExtractive's policy and reports the outcome.
+        progress.deferred.push({ jobKey: job.jobKey, idempotencyKey: job.idempotencyKey });
+      }
+      ctx.heartbeat(progress);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, work));
+  // A cancelled batch is ending: what was settled is heartbeated; the rest is not reported as done.
+  if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
+  return { extractive: true, ...progress, unstarted: queue };
 }

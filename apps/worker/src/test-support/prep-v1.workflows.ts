@@ -17,5 +17,6 @@ export async function jobPreparationWorkflow(input: JobPreparationInput): Promis
   );
 }
 
-// The batch that starts the jobs is today's.
-export { jobPipelineWorkflow } from '@jobctrl/pipeline/workflows';
+// The batch that starts the jobs is today's, but with a workflow per job (as before
+// prep-batch-inline-extractive-v1), since a stage-by-stage job is what this bundle records.
+export { jobPipelineWorkflow } from './batch-v4.workflows';

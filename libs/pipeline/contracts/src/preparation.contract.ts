@@ -1,8 +1,13 @@
 /**
  * Per-job preparation. Every path that starts it (per-job handoff, fan-out backstops, preparation
  * batches, recovery) uses the deterministic id prep-{idempotency_key} with USE_EXISTING, so all
- * converge on one running execution per job.
+ * converge on one running execution per job. The exception: a full batch's jobs with the extractive
+ * provider are prepared inside the batch's own prepareTargetsExtractive calls (nothing to spend, so
+ * no workflow per job); each stage is still a fenced write, so such a job racing a prep-{key}
+ * execution of the same job ends in one consistent stage, as a late retry attempt would.
  */
+import type { PreparationTarget } from './pipeline.contract';
+
 export const PREPARATION_WORKFLOW_TYPE = 'jobPreparationWorkflow';
 
 export function prepWorkflowId(idempotencyKey: string): string {
@@ -39,6 +44,14 @@ export const PREP_BATCH_THROTTLED_PROGRESS_PATCH = 'prep-batch-throttled-progres
  * the run is not shown paused; older histories replay with a preflight in every round.
  */
 export const PREP_BATCH_SPEND_FREE_PATCH = 'prep-batch-spend-free-v1';
+
+/**
+ * Marks batch histories that prepare a full (score → tailor → cover) batch's jobs inside
+ * prepareTargetsExtractive calls, `internalConcurrency` at a time, while this worker's provider is the
+ * extractive one, instead of a prep-{key} workflow per job; older histories replay with a workflow
+ * per job.
+ */
+export const PREP_BATCH_INLINE_EXTRACTIVE_PATCH = 'prep-batch-inline-extractive-v1';
 
 /**
  * Marks preparation histories whose job, started with the extractive provider captured in its input,
@@ -152,6 +165,29 @@ export interface ExtractivePreparationActivities {
      */
     classifyCompensation?: { idempotencyKey: string };
   }): Promise<{ extractive: boolean; stage: string; score: number | null; notified: boolean }>;
+
+  /**
+   * A full batch's jobs prepared inside this one activity, `concurrency` at a time (the batch's
+   * internal concurrency: the bound on jobs in preparation, not extra activity slots), each exactly as
+   * prepareJobExtractive prepares one job: its stages in order, each a fenced write. It stops taking
+   * jobs after `budgetMs` (the rest come back as `unstarted`) so the batch's progress keeps moving.
+   * A job whose preparation threw is `deferred`: the batch gives it a prep-{key} workflow of its own,
+   * with that activity's retry policy. Progress is heartbeated, so a retry skips the jobs already
+   * reported. `extractive` false: this worker (or the live setting) has a model provider and nothing
+   * was done.
+   */
+  prepareTargetsExtractive(input: { jobs: PreparationTarget[]; stages: PreparationStage[]; concurrency: number; budgetMs: number }): Promise<InlinePreparationResult>;
+}
+
+/** What one prepareTargetsExtractive call did with the jobs it was given. */
+export interface InlinePreparationResult {
+  extractive: boolean;
+  /** Jobs prepared, with the stage each ended in. */
+  done: Array<PreparationTarget & { stage: string }>;
+  /** Jobs whose preparation failed here: the batch starts a workflow for each. */
+  deferred: PreparationTarget[];
+  /** Jobs not begun within the call's budget (or all of them when `extractive` is false). */
+  unstarted: PreparationTarget[];
 }
 
 export interface StagedPreparationActivities {

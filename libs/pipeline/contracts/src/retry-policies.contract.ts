@@ -31,6 +31,9 @@ export const RETRY_POLICIES = {
   // No model: its failures are local (SQLite, a lost worker, an incomplete review pair); a retry
   // resumes from the stage the job reached.
   prepareJobExtractive: { maximumAttempts: 5, initialInterval: '1 second', nonRetryableErrorTypes: PREPARATION_FINAL },
+  // A failing job does not fail it (the job is deferred to a workflow of its own); its own failures
+  // are local (SQLite, a lost worker) and a retry skips the jobs its heartbeats reported.
+  prepareTargetsExtractive: { maximumAttempts: 5, initialInterval: '1 second' },
   // A job's stages in one activity: a retry resumes from the stage the job reached (a draft left
   // unreviewed is reviewed, not rewritten), so the attempts are shared by its stages: more of them.
   prepareJobStages: { maximumAttempts: 8, ...MODEL_BACKOFF },
@@ -98,6 +101,8 @@ export const ACTIVITY_TIMEOUTS = {
   writeCoverLetter: { startToCloseTimeout: '5 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   reviewCoverLetter: { startToCloseTimeout: '10 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   prepareJobExtractive: { startToCloseTimeout: '10 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
+  // It stops taking jobs after its budget (seconds); this bounds the jobs it already took.
+  prepareTargetsExtractive: { startToCloseTimeout: '10 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   // The stages' own limits end to end: score 3 + tailor 5 + two drafts of (5 + 10) minutes.
   prepareJobStages: { startToCloseTimeout: '38 minutes', heartbeatTimeout: SHORT_HEARTBEAT },
   setPreparationStatus: { startToCloseTimeout: '30 seconds', heartbeatTimeout: SHORT_HEARTBEAT },

@@ -16,14 +16,15 @@ export async function jobPipelineWorkflow(input: JobPipelineInput): Promise<JobP
 }
 
 /**
- * The workflow body. `overlappedProgress`, `throttledProgress` and `spendFreeAware` are the batch's patch markers in
- * production; the replay tests pass the pre-marker behaviour to record old histories.
+ * The workflow body. `overlappedProgress`, `throttledProgress`, `spendFreeAware` and `inlineExtractive` are the
+ * batch's patch markers in production; the replay tests pass the pre-marker behaviour to record old histories.
  */
 export async function runJobPipeline(
   input: JobPipelineInput,
   overlappedProgress?: () => boolean,
   throttledProgress?: () => boolean,
   spendFreeAware?: () => boolean,
+  inlineExtractive?: () => boolean,
 ): Promise<JobPipelineResult> {
   // A continued execution is the same run: its lifecycle was started by the first one.
   if (!input.resume) await recordLifecycle('started', { runId: input.runId, stages: input.stages });
@@ -38,7 +39,7 @@ export async function runJobPipeline(
     }
     const stages = PREPARATION_STAGES.filter((s): s is PreparationStage => (input.stages as string[]).includes(s));
     if (stages.length > 0) {
-      result.preparation = await runPreparationBatch(input, stages, result.discover, overlappedProgress, throttledProgress, spendFreeAware);
+      result.preparation = await runPreparationBatch(input, stages, result.discover, overlappedProgress, throttledProgress, spendFreeAware, inlineExtractive);
     }
     // Apply is a run stage of its own (it never starts unless asked for): the approved jobs of the run.
     if ((input.stages as string[]).includes('apply')) {

@@ -2,6 +2,7 @@ import { condition, continueAsNew, defineSignal, patched, proxyActivities, setHa
 import type {
   ActivePreparation,
   DiscoverWorkflowResult,
+  ExtractivePreparationActivities,
   JobPipelineInput,
   PreparationBatchActivities,
   PreparationBatchResult,
@@ -13,9 +14,17 @@ import type {
 } from '@jobctrl/pipeline/contracts';
 import { activityOptions, EXTRACTIVE_PROVIDER, PENDING_STAGE_OF, PREPARATION_DONE_SIGNAL } from '@jobctrl/pipeline/contracts';
 import { checkBudget } from './spend.helpers';
-import { PREP_BATCH_OVERLAP_PATCH, PREP_BATCH_PAGED_PATCH, PREP_BATCH_SPEND_FREE_PATCH, PREP_BATCH_THROTTLED_PROGRESS_PATCH } from '@jobctrl/pipeline/contracts';
+import {
+  PREP_BATCH_INLINE_EXTRACTIVE_PATCH,
+  PREP_BATCH_OVERLAP_PATCH,
+  PREP_BATCH_PAGED_PATCH,
+  PREP_BATCH_SPEND_FREE_PATCH,
+  PREP_BATCH_THROTTLED_PROGRESS_PATCH,
+} from '@jobctrl/pipeline/contracts';
 
 const control = proxyActivities<PreparationBatchActivities>(activityOptions('preparationBatchControl'));
+
+const inline = proxyActivities<Pick<ExtractivePreparationActivities, 'prepareTargetsExtractive'>>(activityOptions('prepareTargetsExtractive'));
 
 /** Fallback poll: a started job's own signal usually ends the wait sooner. */
 const POLL_MS = 5_000;
@@ -27,6 +36,10 @@ const MAX_STARTS = 3;
 const PAGE = 100;
 /** Least time between two progress writes while jobs keep finishing. */
 const PROGRESS_INTERVAL_MS = 1_000;
+/** An inline call takes no new job after this long, so the run's progress moves at least this often. */
+const INLINE_BUDGET_MS = 2_000;
+/** Jobs handed to one inline call, per unit of internal concurrency (more than its budget usually allows). */
+const INLINE_JOBS_PER_LANE = 32;
 
 const preparationDone = defineSignal<[PreparationDone]>(PREPARATION_DONE_SIGNAL);
 
@@ -43,6 +56,7 @@ export async function runPreparationBatch(
   overlapped: () => boolean = () => patched(PREP_BATCH_OVERLAP_PATCH),
   throttled: () => boolean = () => patched(PREP_BATCH_THROTTLED_PROGRESS_PATCH),
   spendFreeAware: () => boolean = () => patched(PREP_BATCH_SPEND_FREE_PATCH),
+  inlineAware: () => boolean = () => patched(PREP_BATCH_INLINE_EXTRACTIVE_PATCH),
 ): Promise<PreparationBatchResult> {
   const { runId, spendRecheckSeconds } = pipeline;
   // A finished job used to cost its lane two activity round trips before the next job started: the
@@ -65,6 +79,14 @@ export async function runPreparationBatch(
   // change) or none (an activity from before this marker). Asked once, as overlapped().
   const skipPreflightWhenSpendFree = spendFreeAware();
   let spendFree = false;
+  // A full batch's jobs (score → tailor → cover; profile updates, recovery, manual runs over stored
+  // jobs) are prepared inside the batch's own activity while the worker's provider is the extractive
+  // one: nothing can be spent, so a workflow per job (a start, two workflow tasks and two activity
+  // dispatches, about half the CPU of such a job) buys nothing. Never for a run that discovers: its
+  // jobs may still be in the prep-{key} executions its handoff started, which the per-job path joins
+  // instead of preparing them a second time. Asked once, as overlapped(); a call that finds a model
+  // provider turns it off for this execution, and the per-job path (with its spend preflight) goes on.
+  let inlineOn = inlineAware() && !pipeline.stages.includes('discover') && stages.includes('score') && stages.includes('tailor') && stages.includes('cover');
   const resume = pipeline.resume?.batch;
   // How the jobs this batch started ended, as they reported it (a job attached to an execution
   // another path started reports nothing and is found by the poll).
@@ -101,6 +123,78 @@ export async function runPreparationBatch(
   const notifyWorkflowId = workflowInfo().workflowId;
 
   while (state.queue.length > 0 || state.active.length > 0 || unread(state)) {
+    if (!(inlineOn && state.active.length === 0 && (await inlineRound()))) await perJobRound();
+
+    if (workflowInfo().historyLength > (pipeline.batchHistoryLimit ?? HISTORY_LIMIT) && (state.queue.length > 0 || state.active.length > 0 || unread(state))) {
+      if (progressDue) await reportProgress(runId, state);
+      await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { batch: state, ...(discover ? { discover } : {}) } });
+    }
+  }
+  if (progressDue) await reportProgress(runId, state);
+  if (state.blocked) await control.setRunBlocked({ runId: runId, blocked: false });
+  if (state.cursor !== undefined) await control.releasePreparationTargets({ batchId });
+  return state.result;
+
+  /** Tops the queue up from the frozen selection when it holds fewer than `want` targets. */
+  async function refill(want: number): Promise<void> {
+    if (state.queue.length >= want || !unread(state)) return;
+    const page = await control.readPreparationTargets({ batchId, afterSeq: state.cursor ?? 0, limit: pipeline.batchPageSize ?? PAGE });
+    state.queue.push(...page.map(({ jobKey, idempotencyKey }) => ({ jobKey, idempotencyKey })));
+    // An empty page means the frozen rows are gone (released elsewhere): nothing more to read.
+    state.cursor = page.length > 0 ? page[page.length - 1].seq : state.result.selected;
+  }
+
+  /** Counts a job that left the batch, by how and in which stage it ended. */
+  function settle(failed: boolean, stage: string): void {
+    state.result[failed ? 'failed' : 'completed'] += 1;
+    state.result.stages[stage] = (state.result.stages[stage] ?? 0) + 1;
+  }
+
+  /**
+   * The queue's leading fresh targets (never started by this batch) prepared in one
+   * prepareTargetsExtractive call. False when there were none, or the worker has a model provider
+   * (then this execution goes on with a workflow per job).
+   */
+  async function inlineRound(): Promise<boolean> {
+    const lanes = Math.max(1, pipeline.internalConcurrency);
+    await refill(lanes * INLINE_JOBS_PER_LANE);
+    const fresh = state.queue.findIndex((t) => 'starts' in t);
+    const take = Math.min(fresh === -1 ? state.queue.length : fresh, lanes * INLINE_JOBS_PER_LANE);
+    if (take === 0) return false;
+    const jobs = state.queue.splice(0, take);
+    const r = await inline.prepareTargetsExtractive({ jobs, stages, concurrency: lanes, budgetMs: INLINE_BUDGET_MS });
+    if (!r.extractive) {
+      inlineOn = false;
+      state.queue.unshift(...jobs);
+      return false;
+    }
+    // A failed job, or one still waiting for a selected stage (someone else moved it mid-way), gets a
+    // workflow of its own: started like any other, counted when it ends. Unstarted ones stay fresh.
+    const again: ActivePreparation[] = [
+      ...r.deferred.map((t) => ({ ...t, starts: 0 })),
+      ...r.done.filter((d) => selected.has(d.stage)).map(({ jobKey, idempotencyKey }) => ({ jobKey, idempotencyKey, starts: 0 })),
+    ];
+    state.queue.unshift(...r.unstarted, ...again);
+    const doneBefore = state.result.completed + state.result.failed;
+    for (const d of r.done) if (!selected.has(d.stage)) settle(false, d.stage);
+    // Nothing inline can spend: a pause shown for an earlier round is over.
+    if (state.blocked) {
+      state.blocked = false;
+      await control.setRunBlocked({ runId, blocked: false });
+    }
+    if (state.result.completed + state.result.failed !== doneBefore) {
+      progressDue = true;
+      if (Date.now() - progressAt >= progressEvery || (state.queue.length === 0 && !unread(state))) {
+        progressAt = Date.now();
+        progressDue = false;
+        await reportProgress(runId, state);
+      }
+    }
+    return true;
+  }
+
+  /** Starts jobs into the free lanes and waits for one of them to end (the coordinator's own round). */
+  async function perJobRound(): Promise<void> {
     if (!(skipPreflightWhenSpendFree && spendFree && !state.blocked)) {
       const budget = await checkBudget();
       if (budget.allowed === state.blocked) {
@@ -110,12 +204,7 @@ export async function runPreparationBatch(
     }
 
     const room = Math.max(1, pipeline.internalConcurrency) - state.active.length;
-    if (state.queue.length < room && unread(state)) {
-      const page = await control.readPreparationTargets({ batchId, afterSeq: state.cursor ?? 0, limit: pipeline.batchPageSize ?? PAGE });
-      state.queue.push(...page.map(({ jobKey, idempotencyKey }) => ({ jobKey, idempotencyKey })));
-      // An empty page means the frozen rows are gone (released elsewhere): nothing more to read.
-      state.cursor = page.length > 0 ? page[page.length - 1].seq : state.result.selected;
-    }
+    await refill(room);
     const starting: ActivePreparation[] = state.queue.splice(0, Math.max(0, room)).map((t) => ({ ...t, starts: 'starts' in t ? (t as ActivePreparation).starts : 0 }));
     for (const job of starting) reported.delete(job.idempotencyKey);
     const writeProgress = progressDue && Date.now() - progressAt >= progressEvery;
@@ -158,8 +247,7 @@ export async function runPreparationBatch(
         // handoff); the job still has selected work, so it goes round again under the same id.
         state.queue.unshift(job);
       } else {
-        state.result[poll.failed ? 'failed' : 'completed'] += 1;
-        state.result.stages[poll.stage] = (state.result.stages[poll.stage] ?? 0) + 1;
+        settle(poll.failed, poll.stage);
       }
     }
     const finished = state.result.completed + state.result.failed;
@@ -173,16 +261,7 @@ export async function runPreparationBatch(
         progressDue = false;
       }
     }
-
-    if (workflowInfo().historyLength > (pipeline.batchHistoryLimit ?? HISTORY_LIMIT) && (state.queue.length > 0 || state.active.length > 0 || unread(state))) {
-      if (progressDue) await reportProgress(runId, state);
-      await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { batch: state, ...(discover ? { discover } : {}) } });
-    }
   }
-  if (progressDue) await reportProgress(runId, state);
-  if (state.blocked) await control.setRunBlocked({ runId: runId, blocked: false });
-  if (state.cursor !== undefined) await control.releasePreparationTargets({ batchId });
-  return state.result;
 }
 
 /** A paged batch has targets in its frozen selection that it has not read yet. */
