@@ -368,12 +368,15 @@ export function perJobBreakdown(o: {
     sqlite_unit_ms: perJob(o.sqlite.ms, o.jobs),
     ...(o.slots
       ? {
-          /** Workflow tasks: the job's own prep-{key} workflow plus its share of the batch coordinator's. */
-          workflow_tasks: Math.round((o.slots.prep_workflows.mean_workflow_tasks + batchTasks / o.jobs) * 10) / 10,
+          /**
+           * Workflow tasks: the jobs' own prep-{key} workflows plus the batch coordinator's, per job (a
+           * batch that prepares its jobs inside its own activity starts a workflow only for a deferred job).
+           */
+          workflow_tasks: Math.round(((o.slots.prep_workflows.mean_workflow_tasks * o.slots.prep_workflows.count + batchTasks) / o.jobs) * 10) / 10,
           /** Remote activities (each a dispatch through the server and a slot) and local ones (the spend preflight). */
           remote_activities: perJob(Object.values(o.slots.activities).reduce((n, a) => n + a.count, 0), o.jobs),
-          /** The job's own prep workflow's local activities plus its share of the batch's (its budget checks). */
-          local_activities: Math.round((o.slots.prep_workflows.mean_local_activities + localActivitiesOf(o.batchHistory) / o.jobs) * 10) / 10,
+          /** The jobs' own prep workflows' local activities plus the batch's (its budget checks), per job. */
+          local_activities: Math.round(((o.slots.prep_workflows.mean_local_activities * o.slots.prep_workflows.count + localActivitiesOf(o.batchHistory)) / o.jobs) * 10) / 10,
         }
       : {}),
     model_calls: perJob(o.modelCalls, o.jobs),
