@@ -1,7 +1,9 @@
 import * as sqlite3 from 'sqlite3';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import type { JobPreparationResult } from '@jobctrl/pipeline/contracts';
-import { PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { randomUUID } from 'node:crypto';
+import type { JobPipelineInput, JobPipelineResult, JobPreparationResult } from '@jobctrl/pipeline/contracts';
+import { PIPELINE_WORKFLOW_TYPE, pipelineWorkflowId, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { PreparationRepository } from '@jobctrl/shared/jobs';
 import { classifyWorkerReadiness, heartbeatLiveness, parseHeartbeatRow, WorkerHeartbeatRepository } from '@jobctrl/operations';
 import { SpendLedgerRepository } from '@jobctrl/shared/llm';
 import { startLlmSimulator, type RecordedLlmRequest } from '@jobctrl/shared/llm/testing';
@@ -11,7 +13,7 @@ import { duplicatePreparations, prepExecutions } from '@jobctrl/tools/temporal';
 import { disposeBoardWorld, setupBoardWorld, type BoardWorld } from './test-support/board-world.fixture';
 import { createPipelineResponder } from './test-support/llm-responder';
 import { spawnWorkerApp, testTemporalAddress, useSuiteTemporal } from './test-support/temporal.harness';
-import { activityRuns, killWorker, pollingIdentity, seedEnrichedJob, until, within, writeWorkerAppConfig } from './test-support/worker-app.harness';
+import { activityRuns, killWorker, pollingIdentity, scheduledActivityTypes, seedEnrichedJob, until, within, writeWorkerAppConfig } from './test-support/worker-app.harness';
 
 // Issue #15's fault suite (`npm run faults`) kills the worker mid-review pair and during a heartbeat
 // write against a whole stack; these are the same two faults at the size of `npm test`: one job, the
@@ -218,4 +220,55 @@ describe('kill -9 of the worker app, then a new worker (issue #15 fault cases at
       await disposeBoardWorld(world);
     }
   }, 180_000);
+
+  it('mid inline batch: the worker dies while an extractive profile update prepares its jobs inside the batch; the new worker retries the call from its heartbeats and every job ends re-prepared once (one draft each), none lost', async () => {
+    const world = await setupBoardWorld(1, { families: [{ kind: 'greenhouse', token: 'acme' }] });
+    // No model server: the extractive provider calls none (the address is never dialled).
+    const configPath = writeWorkerAppConfig(world, 'http://127.0.0.1:9', { llm: { provider: 'extractive' } });
+    const profiles = new ProfileRepository(world.uow);
+    await profiles.put(sampleProfile());
+    // Stored jobs scored against revision 1, as a profile update finds them.
+    const prep = new PreparationRepository(world.uow);
+    const keys = Array.from({ length: 200 }, (_, i) => ({ jobKey: `k${i}`, idempotencyKey: `inline-kill-${i}-${world.taskQueue}` }));
+    for (const k of keys) {
+      await seedEnrichedJob(world, k.jobKey, k.idempotencyKey);
+      await prep.recordScore(k.jobKey, { score: 0, detail: { seeded: true }, profileRevision: 1, threshold: 50 }, await prep.fenceOf(k.jobKey));
+    }
+    const { revision } = await profiles.put({ ...sampleProfile(), skills: [...sampleProfile().skills, 'Rust'] });
+    const rows = () =>
+      world.uow.run(({ manager }) => manager.query(`SELECT job_key, stage, cover_attempts, score_profile_revision FROM jobs`) as Promise<Array<{ job_key: string; stage: string; cover_attempts: number; score_profile_revision: number | null }>>);
+
+    let worker = spawnWorkerApp(configPath, address);
+    try {
+      const runId = randomUUID();
+      const input: JobPipelineInput = { runId, stages: ['score', 'tailor', 'cover'], scope: 'profile_update', internalConcurrency: 2, profileRevision: revision };
+      const handle = await suite.client.workflow.start(PIPELINE_WORKFLOW_TYPE, { taskQueue: world.taskQueue, workflowId: pipelineWorkflowId(runId), args: [input] });
+      // A call takes 64 jobs (32 per lane) and runs up to 2 s: at 10 re-prepared the first is under way.
+      const first = worker;
+      await until('the first inline call to be under way', async () => (await rows()).filter((r) => r.score_profile_revision === revision).length >= 10, 90_000, () => first.log());
+      await killWorker(first);
+      worker = spawnWorkerApp(configPath, address);
+      const result = await within(120_000, 'the batch to finish on the new worker', handle.result() as Promise<JobPipelineResult>, () => worker);
+
+      expect(result.preparation).toMatchObject({ selected: keys.length, completed: keys.length, failed: 0 });
+      const after = await rows();
+      expect(after).toHaveLength(keys.length);
+      // None lost: every job re-scored against the new profile and in a final stage.
+      expect(after.filter((r) => r.score_profile_revision !== revision || !['prepared', 'scored'].includes(r.stage))).toEqual([]);
+      // Prepared once: a job the kill caught mid-way resumed from its stage (a draft left unreviewed is
+      // reviewed, not rewritten), so no job has a second draft.
+      expect(after.filter((r) => r.cover_attempts > 1)).toEqual([]);
+      expect(after.filter((r) => r.stage === 'prepared').length).toBeGreaterThan(0);
+      // The killed call was retried by the new worker (its heartbeat timed out), not given up on.
+      const events = (await handle.fetchHistory()).events ?? [];
+      const calls = activityRuns(events, 'prepareTargetsExtractive');
+      expect(calls[0]).toMatchObject({ outcome: 'completed' });
+      expect(calls[0].attempt).toBeGreaterThanOrEqual(2);
+      // The jobs were prepared inside the batch: no workflow per job was started.
+      expect(scheduledActivityTypes(events)).not.toContain('startPreparations');
+    } finally {
+      await worker.stop();
+      await disposeBoardWorld(world);
+    }
+  }, 240_000);
 });
