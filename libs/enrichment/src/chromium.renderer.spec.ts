@@ -19,6 +19,7 @@ let other: http.Server;
 let base: string;
 let otherHits = 0;
 let inFlight = 0;
+let ticks = 0;
 let peakInFlight = 0;
 const hits: string[] = [];
 
@@ -92,6 +93,33 @@ beforeAll(async () => {
       const inline = req.url === '/inline-then-poll' ? `<p>${TEXT.repeat(5)}</p>` : '';
       res.end(`<html><body>${inline}<div id="app"></div>
         <script>window.addEventListener('load', () => fetch('/late-data').then((r) => r.text()).then((t) => { ${fill}; }));</script></body></html>`);
+      return;
+    }
+    if (req.url === '/tick') {
+      ticks += 1;
+      res.end('');
+      return;
+    }
+    if (req.url === '/leave-traces') {
+      // A posting that stores what it can and keeps calling home.
+      res.setHeader('content-type', 'text/html');
+      res.setHeader('set-cookie', 'served=1; Path=/');
+      res.end(`<html><body><p>${TEXT.repeat(5)}</p><script>
+        document.cookie = 'scripted=1; path=/';
+        localStorage.setItem('left', 'behind');
+        sessionStorage.setItem('left', 'behind');
+        indexedDB.open('left-behind');
+        setInterval(() => fetch('/tick'), 20);
+      </script></body></html>`);
+      return;
+    }
+    if (req.url === '/read-traces') {
+      res.setHeader('content-type', 'text/html');
+      res.end(`<html><body><p>${TEXT.repeat(5)}</p><div id="traces"></div><script>
+        indexedDB.databases().then((dbs) => {
+          document.getElementById('traces').textContent = JSON.stringify({ cookie: document.cookie, local: localStorage.getItem('left'), session: sessionStorage.getItem('left'), dbs: dbs.map((d) => d.name) });
+        });
+      </script></body></html>`);
       return;
     }
     if (req.url === '/slow') {
@@ -182,6 +210,46 @@ describe('ChromiumRenderer', () => {
     } finally {
       await renderer.close();
     }
+  });
+
+  describe('pooled pages', () => {
+    it('one page serves render after render, and a posting leaves nothing behind: no cookie, storage or running script', async () => {
+      const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1, addressGuard: SIMULATOR });
+      try {
+        ticks = 0;
+        expect(await renderer.render(`${base}/leave-traces`)).toContain(TEXT);
+        expect(renderer.stats()).toMatchObject({ pooledPages: 1, pagesOpened: 1 });
+        // Its interval stopped with the render: no call home after it returned.
+        const after = ticks;
+        await new Promise((r) => setTimeout(r, 300));
+        expect(ticks).toBe(after);
+
+        const page = await renderer.renderPage(`${base}/read-traces`);
+        const traces = /<div id="traces">([^<]*)<\/div>/.exec(page.html)?.[1];
+        expect(JSON.parse(traces ?? 'null')).toEqual({ cookie: '', local: null, session: null, dbs: [] });
+        expect(renderer.stats()).toMatchObject({ pooledPages: 1, pagesOpened: 1, activePages: 0 });
+      } finally {
+        await renderer.close();
+      }
+    });
+
+    it('a render that failed closes its page, and so does a page left unused: the next render opens a fresh one', async () => {
+      const renderer = new ChromiumRenderer({ executablePath: CHROMIUM, maxPages: 1, addressGuard: SIMULATOR, pageIdleMs: 300 });
+      try {
+        expect(await renderer.render(`${base}/job`)).toContain(TEXT);
+        // localhost is not a listed host: the navigation is refused and the render fails.
+        await expect(renderer.render(`${base.replace('127.0.0.1', 'localhost')}/job`)).rejects.toThrow(/ERR_BLOCKED_BY_CLIENT/);
+        expect(renderer.stats()).toMatchObject({ pooledPages: 0, pagesOpened: 1 });
+        expect(await renderer.render(`${base}/job`)).toContain(TEXT);
+        expect(renderer.stats()).toMatchObject({ pooledPages: 1, pagesOpened: 2 });
+        await new Promise((r) => setTimeout(r, 600));
+        expect(renderer.stats().pooledPages).toBe(0);
+        expect(await renderer.render(`${base}/job`)).toContain(TEXT);
+        expect(renderer.stats().pagesOpened).toBe(3);
+      } finally {
+        await renderer.close();
+      }
+    });
   });
 
   describe('admitResource (a posting check bounding what the page loads)', () => {

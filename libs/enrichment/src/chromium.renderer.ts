@@ -1,4 +1,4 @@
-import { chromium, Browser, type APIResponse, type Page, type Request, type Route } from 'playwright-core';
+import { chromium, Browser, type APIResponse, type BrowserContext, type CDPSession, type Page, type Request, type Route } from 'playwright-core';
 import { AddressGuard, CHROMIUM_SWITCHES, GuardedProxy, guardBrowserRequest } from '@jobctrl/shared/http';
 import { BoundedExecutor } from '@jobctrl/shared/temporal';
 import { MIN_READABLE_CHARS } from './detail-page.parser';
@@ -49,21 +49,52 @@ export interface ChromiumRendererOptions {
    * it and refused ones are aborted, never sent. Default: no private host allowed.
    */
   addressGuard?: AddressGuard;
+  /** How long a pooled page may stay unused before it is closed (default PAGE_IDLE_MS). */
+  pageIdleMs?: number;
 }
 
+
+/** Renders one pooled page serves before it is closed and a fresh one opened (bounds what a long-lived renderer accumulates). */
+const RENDERS_PER_PAGE = 100;
+/** A pooled page nobody rendered on for this long is closed (an idle worker holds no renderer processes). */
+const PAGE_IDLE_MS = 30_000;
+/** Resetting a page after its render (about:blank, the origin's storage): longer means the page is wedged, and it is closed instead. */
+const PAGE_RESET_TIMEOUT_MS = 2_000;
+
+/** One reusable page in its own incognito context. */
+interface PageLane {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  cdp: CDPSession;
+  renders: number;
+  /** The render this page serves now; null between renders, when every request is refused. */
+  route: ((route: Route) => Promise<unknown>) | null;
+  /** Crashed, closed or discarded: never handed out again. */
+  dead: boolean;
+  closing?: Promise<void>;
+  idleTimer?: NodeJS.Timeout;
+}
 
 /**
  * Browser rendering for enrichment, with hard resource bounds: ONE Chromium process per worker
  * (launched on first use; each is 300–600 MB, the spec's first-class risk), at most `maxPages`
- * pages at once, each in a fresh incognito context that is closed after use. A page may only load
- * resources from its own origin, so rendering cannot reach hosts the host policy did not admit, and
- * every request passes the address rule (allowed_private_hosts) hop by hop — in the route handler,
- * and again in the GuardedProxy the browser is launched behind, which sees every connection
- * (redirects of a script's POST included, which the route handler cannot) and pins the addresses it
- * checked (Chromium's own DNS lookup is never used). One proxy per renderer, kept across relaunches.
- * Cancellation closes the page's context, which aborts its navigation. A browser that crashed or
- * lost its connection is relaunched on the next render instead of failing every render until the
- * worker restarts.
+ * pages at once, each in an incognito context of its own. A page may only load resources from its
+ * own origin, so rendering cannot reach hosts the host policy did not admit, and every request
+ * passes the address rule (allowed_private_hosts) hop by hop — in the route handler, and again in
+ * the GuardedProxy the browser is launched behind, which sees every connection (redirects of a
+ * script's POST included, which the route handler cannot) and pins the addresses it checked
+ * (Chromium's own DNS lookup is never used). One proxy per renderer, kept across relaunches.
+ *
+ * Pages are pooled: opening a page (its context, target and renderer process) cost ~500 ms of
+ * Chromium CPU on a 2-core machine, three times the render itself (measured: a fresh context per
+ * render ~700 CPU-ms, a reused page ~190). Between renders a page is sent to about:blank (the
+ * posting's scripts stop), its origin's storage and cookies are cleared and service workers are
+ * blocked, so one posting cannot leave anything for the next; a page is closed after
+ * RENDERS_PER_PAGE renders, after PAGE_IDLE_MS unused, and after any render that failed, was
+ * cancelled or could not be reset — the next render opens a fresh one. Cancellation closes the
+ * page's context, which aborts its navigation. A browser that crashed or lost its connection is
+ * relaunched on the next render instead of failing every render until the worker restarts.
  */
 export class ChromiumRenderer implements PageRenderer {
   private browser: Promise<Browser> | null = null;
@@ -71,6 +102,8 @@ export class ChromiumRenderer implements PageRenderer {
   private readonly slots: BoundedExecutor;
   private active = 0;
   private peak = 0;
+  private opened = 0;
+  private readonly idle: PageLane[] = [];
   private readonly guard: AddressGuard;
 
   constructor(private readonly options: ChromiumRendererOptions) {
@@ -78,8 +111,9 @@ export class ChromiumRenderer implements PageRenderer {
     this.slots = new BoundedExecutor('browser-pages', options.maxPages, { graceMs: 2_000 });
   }
 
-  stats(): { activePages: number; peakPages: number; launched: boolean } {
-    return { activePages: this.active, peakPages: this.peak, launched: this.browser !== null };
+  /** `pagesOpened`: pages opened since start (each render that found no pooled page opened one). */
+  stats(): { activePages: number; peakPages: number; launched: boolean; pooledPages: number; pagesOpened: number } {
+    return { activePages: this.active, peakPages: this.peak, launched: this.browser !== null, pooledPages: this.idle.length, pagesOpened: this.opened };
   }
 
   async render(url: string, opts: { signal?: AbortSignal; html?: string } = {}): Promise<string> {
@@ -91,19 +125,19 @@ export class ChromiumRenderer implements PageRenderer {
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs ?? 20_000;
     const admit = opts.admitResource;
     return this.slots.run(async (signal) => {
-      const browser = await this.launch();
-      const context = await browser.newContext({ javaScriptEnabled: true });
-      const onAbort = () => void context.close().catch(() => undefined);
+      const lane = await this.acquire();
+      const onAbort = () => void this.discard(lane);
       signal.addEventListener('abort', onAbort, { once: true });
       this.active += 1;
       this.peak = Math.max(this.peak, this.active);
+      const origin = new URL(url).origin;
+      let rendered = false;
       try {
-        const origin = new URL(url).origin;
-        const page = await context.newPage();
+        const { page } = lane;
         const target = new URL(url).href;
         let document = opts.html;
         let finalUrl = target;
-        await page.route('**/*', (route) => {
+        lane.route = async (route) => {
           const request = route.request();
           if (new URL(request.url()).origin !== origin) return route.abort();
           // The navigation itself is answered with the page already fetched (once): no second
@@ -120,7 +154,7 @@ export class ChromiumRenderer implements PageRenderer {
           return fetchAdmitted(route, origin, admit, this.guard, signal, timeoutMs).then((landed) => {
             if (mainDocument && landed) finalUrl = landed;
           });
-        });
+        };
         await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
         // Inline scripts have run by `load`; a page that already shows its text is done. Only a page
         // still empty (it fetches its content after load) waits for the network to settle, since
@@ -129,13 +163,74 @@ export class ChromiumRenderer implements PageRenderer {
         const readable = Number(await page.evaluate(`(document.body ? document.body.innerText : '').trim().length`).catch(() => 0));
         if (readable < MIN_READABLE_CHARS) await page.waitForLoadState('networkidle', { timeout: 2_000 }).catch(() => undefined);
         const html = await page.content();
+        rendered = true;
         return { html, finalUrl: admit ? finalUrl : page.url() };
       } finally {
         this.active -= 1;
         signal.removeEventListener('abort', onAbort);
-        await context.close().catch(() => undefined);
+        lane.route = null;
+        if (rendered && !signal.aborted) await this.release(lane, origin);
+        else await this.discard(lane);
       }
     }, opts);
+  }
+
+  /** A pooled page of the current browser, or a fresh one. */
+  private async acquire(): Promise<PageLane> {
+    const browser = await this.launch();
+    for (let lane = this.idle.pop(); lane; lane = this.idle.pop()) {
+      clearTimeout(lane.idleTimer);
+      if (!lane.dead && lane.browser === browser) return lane;
+      void this.discard(lane);
+    }
+    // serviceWorkers 'block': a worker a posting registered would outlive its page and answer the
+    // next render of its origin.
+    const context = await browser.newContext({ javaScriptEnabled: true, serviceWorkers: 'block' });
+    try {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      const lane: PageLane = { browser, context, page, cdp, renders: 0, route: null, dead: false };
+      this.opened += 1;
+      page.on('crash', () => void this.discard(lane));
+      page.on('close', () => void this.discard(lane));
+      // A popup the posting opened is closed at once (its requests meet the same route meanwhile).
+      context.on('page', (other) => void (other === page ? undefined : other.close().catch(() => undefined)));
+      // On the context, so a popup's requests are routed as well; between renders nothing loads.
+      await context.route('**/*', (route) => (lane.route ? lane.route(route) : route.abort('blockedbyclient')));
+      return lane;
+    } catch (err) {
+      await context.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Back to the pool, reset: about:blank (the posting's scripts stop), the origin's storage and cookies cleared. */
+  private async release(lane: PageLane, origin: string): Promise<void> {
+    lane.renders += 1;
+    if (lane.dead || lane.renders >= RENDERS_PER_PAGE) return this.discard(lane);
+    let timer: NodeJS.Timeout | undefined;
+    const reset = (async () => {
+      await lane.page.goto('about:blank', { timeout: PAGE_RESET_TIMEOUT_MS });
+      await lane.cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+      await lane.context.clearCookies();
+      return true;
+    })();
+    const ok = await Promise.race([reset, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PAGE_RESET_TIMEOUT_MS)))]).catch(() => false);
+    clearTimeout(timer);
+    if (!ok || lane.dead || this.browser === null) return this.discard(lane);
+    lane.idleTimer = setTimeout(() => void this.discard(lane), this.options.pageIdleMs ?? PAGE_IDLE_MS);
+    lane.idleTimer.unref();
+    this.idle.push(lane);
+  }
+
+  /** Closes the page's context (idempotent: a crash, its close event and the render's end may all ask). */
+  private discard(lane: PageLane): Promise<void> {
+    clearTimeout(lane.idleTimer);
+    const at = this.idle.indexOf(lane);
+    if (at >= 0) this.idle.splice(at, 1);
+    lane.dead = true;
+    lane.closing ??= lane.context.close().catch(() => undefined);
+    return lane.closing;
   }
 
   /**
@@ -149,6 +244,7 @@ export class ChromiumRenderer implements PageRenderer {
 
   async close(): Promise<void> {
     await this.slots.shutdown();
+    await Promise.all([...this.idle].map((lane) => this.discard(lane)));
     const browser = this.browser;
     this.browser = null;
     if (browser) await (await browser).close().catch(() => undefined);
