@@ -5,6 +5,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { HostPolicyHttpClient } from '@jobctrl/shared/http';
 import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
+import { seedEnrichedJob } from '@jobctrl/shared/jobs/testing';
 import { useBoardSimulator } from './adapters/testing/board-simulator.testing';
 import type { FamilyOutcome } from '@jobctrl/pipeline/contracts';
 import { createDiscoveryActivities } from './discovery.activities';
@@ -29,7 +30,7 @@ beforeEach(async () => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function activities(started: string[] = [], allowedPrivateHosts = ['127.0.0.1']) {
+function activities(started: string[] = [], allowedPrivateHosts = ['127.0.0.1'], startPreparation?: (j: { idempotencyKey: string }) => Promise<void>) {
   return createDiscoveryActivities({
     sources: new SourceRepository(uow),
     runtime: new DiscoveryRuntimeRepository(uow),
@@ -37,11 +38,40 @@ function activities(started: string[] = [], allowedPrivateHosts = ['127.0.0.1'])
     runs: new DiscoveryRunRepository(uow),
     http: new HostPolicyHttpClient({ minSpacingMs: 0, maxInFlightPerHost: 4, allowedPrivateHosts }),
     internalConcurrency: () => 3,
-    startPreparation: async (j) => void started.push(j.idempotencyKey),
+    startPreparation: startPreparation ?? (async (j) => void started.push(j.idempotencyKey)),
   });
 }
 
 describe('discovery activities', () => {
+  it('a fan-out starts every waiting job of the run, 16 starts at a time; a failed start fails the call after its group was attempted', async () => {
+    const jobs = new JobRepository(uow);
+    // seedEnrichedJob records its jobs under run r1.
+    for (let i = 0; i < 40; i++) await seedEnrichedJob(jobs, { jobKey: `j${String(i).padStart(2, '0')}`, title: 'Engineer', company: 'Acme', description: 'Build things.' });
+    const started: string[] = [];
+    let inFlight = 0;
+    let peak = 0;
+    const start = async (j: { idempotencyKey: string }) => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight -= 1;
+      if (j.idempotencyKey === 'v1-j20') throw new Error('server unavailable');
+      started.push(j.idempotencyKey);
+    };
+    const env = new MockActivityEnvironment();
+    // The third group (j32…) is never attempted once the second (j16…j31, holding j20) failed.
+    await expect(env.run(activities([], ['127.0.0.1'], start).fanOutPreparation, { runId: 'r1', includePendingTailor: false })).rejects.toThrow(/server unavailable/);
+    expect(started).toHaveLength(31);
+    expect(started).not.toContain('v1-j32');
+    expect(peak).toBe(16);
+
+    started.length = 0;
+    const again = activities(started);
+    expect(await env.run(again.fanOutPreparation, { runId: 'r1', includePendingTailor: false })).toEqual({ started: 40 });
+    expect(new Set(started).size).toBe(40);
+    expect(await env.run(again.fanOutPreparation, { runId: 'other-run', includePendingTailor: false })).toEqual({ started: 0 });
+  });
+
   it('plans once: families from enabled sources, the runtime cap and the concurrency snapshot; a retry keeps the first plan', async () => {
     const a = await sources.create({ kind: 'greenhouse', name: 'acme', config: { board_token: 'acme', base_url: sim().url } });
     await sources.create({ kind: 'greenhouse', name: 'off', enabled: false, config: { board_token: 'acme', base_url: sim().url } });

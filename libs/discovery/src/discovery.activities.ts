@@ -35,6 +35,8 @@ export interface DiscoveryActivityDeps {
 
 /** Observations are committed in batches: the live enrichment consumer sees jobs while a family still crawls. */
 const COMMIT_BATCH = 10;
+/** A fan-out's starts in flight at once (each one round trip to the Temporal server). */
+const FAN_OUT_STARTS_AT_ONCE = 16;
 
 export function createDiscoveryActivities(deps: DiscoveryActivityDeps): DiscoveryActivities {
   return {
@@ -111,10 +113,20 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
     async fanOutPreparation({ runId, includePendingTailor }) {
       const pending = await deps.jobs.selectPendingPreparation({ runId, includePendingTailor });
       // Liveness (and a cancel) comes from the worker's timer heartbeats while the starts run.
-      for (const job of pending) {
-        // Only the one-time straggler sweep selects pending_tailor: pre-existing scored jobs whose
-        // tailoring never ran. Fresh jobs are always started score-only (never double-fanned).
-        await deps.startPreparation(job, job.stage === 'pending_tailor' ? 'full' : 'score');
+      // FAN_OUT_STARTS_AT_ONCE starts go out together: the run's next family waits for this call,
+      // and most of a backstop's starts find the handoff's execution already running (a round trip
+      // each). A failed start fails the call once its group was attempted; the retry starts again,
+      // and jobs already started keep their one execution.
+      for (let i = 0; i < pending.length; i += FAN_OUT_STARTS_AT_ONCE) {
+        const starts = await Promise.allSettled(
+          pending.slice(i, i + FAN_OUT_STARTS_AT_ONCE).map((job) =>
+            // Only the one-time straggler sweep selects pending_tailor: pre-existing scored jobs whose
+            // tailoring never ran. Fresh jobs are always started score-only (never double-fanned).
+            deps.startPreparation(job, job.stage === 'pending_tailor' ? 'full' : 'score'),
+          ),
+        );
+        const failed = starts.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed) throw failed.reason;
       }
       return { started: pending.length };
     },
