@@ -14,6 +14,14 @@ import {
 } from '@jobctrl/pipeline/contracts';
 
 /** Registered beside the product's activities by the bench (extraActivities): which jobs are ready to score. */
+/**
+ * The product's WORKER_WARM_UP_WORKFLOW_TYPE, in this bundle too: the baseline's worker is warmed
+ * like the product's (warmWorkflowSandbox), so neither ordering pays the sandbox's cold start.
+ */
+export async function workerWarmUpWorkflow(): Promise<void> {
+  return;
+}
+
 export interface BenchActivities {
   benchJobsToScore(input: { runId: string }): Promise<string[]>;
 }

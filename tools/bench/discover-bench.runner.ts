@@ -13,7 +13,7 @@ import { JobRepository } from '@jobctrl/shared/jobs';
 import { ActivityGauge, CpuTaskPool, createWorkerExecutors, workerCapacity } from '@jobctrl/shared/temporal';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { buildActivities } from '../../apps/worker/src/activities';
-import { createJobctrlWorker, newWorkerIdentity, workflowsEntry } from '../../apps/worker/src/create-worker';
+import { createJobctrlWorker, newWorkerIdentity, warmWorkflowSandbox, workflowsEntry } from '../../apps/worker/src/create-worker';
 import type { BaselineMode, BenchOptions, PhaseName } from './bench-args';
 import { describe, isInterrupted, log, machineCpu, machineCpuBetween, onStop, processCpuMs, runCommand, runWorker, secs, sleep, startTemporal, stopNamed, type WorkerRun } from './bench-support';
 import type { BatchDiscoverInput, BatchDiscoverResult, BenchActivities } from './batch-discover.workflow';
@@ -184,8 +184,14 @@ async function startWorker(shared: Shared, label: PhaseName, db: Db): Promise<{ 
     // As the worker app does before it reports ready: parser threads and Chromium up before the clock starts.
     warmUp: true,
   });
-  log(`${label}: worker warmed in ${secs(jw.warmUp?.ms ?? 0)} (${jw.warmUp?.cpuThreads ?? 0} CPU threads, browser ${JSON.stringify(jw.warmUp?.browser ?? 'none')})`);
-  return { taskQueue, worker: runWorker(`${label} worker`, jw) };
+  const worker = runWorker(`${label} worker`, jw);
+  // And its workflow sandbox, as the worker app does once it polls (warmWorkflowSandbox).
+  const sandbox = await warmWorkflowSandbox({ connection: shared.connection, namespace: 'default', taskQueue, identity: jw.identity });
+  if ('failed' in sandbox) throw new Error(`${label}: the warm-up workflow failed: ${sandbox.failed}`);
+  log(
+    `${label}: worker warmed in ${secs(jw.warmUp?.ms ?? 0)} (${jw.warmUp?.cpuThreads ?? 0} CPU threads, browser ${JSON.stringify(jw.warmUp?.browser ?? 'none')}), workflow sandbox ${sandbox.ms} ms`,
+  );
+  return { taskQueue, worker };
 }
 
 /**

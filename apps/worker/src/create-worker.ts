@@ -3,7 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
-import { ACTIVITY_DETAIL_ALLOWLIST, LOCAL_CONTROL_ACTIVITIES, READABLE_WORKFLOW_ID } from '@jobctrl/pipeline/contracts';
+import { Client } from '@temporalio/client';
+import { ACTIVITY_DETAIL_ALLOWLIST, LOCAL_CONTROL_ACTIVITIES, READABLE_WORKFLOW_ID, WORKER_WARM_UP_WORKFLOW_TYPE, warmUpWorkflowId } from '@jobctrl/pipeline/contracts';
 import { type DetailCaptureDeps, warmDetailCapture } from '@jobctrl/enrichment';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import {
@@ -144,6 +145,41 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
     throw err;
   }
   return { worker, identity, gauge, executors, cpu, enrichment: built.enrichment, warmUp, close };
+}
+
+/**
+ * Runs the warm-up workflow (WORKER_WARM_UP_WORKFLOW_TYPE) on a worker that is already polling, so
+ * the user's first run does not pay the sandbox's first workflow task. Started eagerly on the
+ * worker's own connection: the server hands the task to this worker in the start's reply, not to
+ * another worker of the queue. Best effort: a failure or `timeoutMs` is reported, never fatal (the
+ * first run then pays the cold start, as before).
+ */
+export async function warmWorkflowSandbox(opts: {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  identity: string;
+  timeoutMs?: number;
+}): Promise<{ ms: number } | { failed: string }> {
+  const started = Date.now();
+  const timeoutMs = opts.timeoutMs ?? 5_000;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const client = new Client({ connection: opts.connection, namespace: opts.namespace });
+    const run = client.workflow.execute(WORKER_WARM_UP_WORKFLOW_TYPE, {
+      taskQueue: opts.taskQueue,
+      workflowId: warmUpWorkflowId(opts.identity),
+      workflowExecutionTimeout: '1 minute',
+      requestEagerStart: true,
+    });
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no result within ${timeoutMs} ms`)), timeoutMs)));
+    await Promise.race([run, late]);
+    return { ms: Date.now() - started };
+  } catch (err) {
+    return { failed: err instanceof Error ? err.message : String(err) };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function bundleAtStart(): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {

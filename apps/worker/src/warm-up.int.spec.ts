@@ -6,7 +6,9 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
 import { workerCapacity } from '@jobctrl/shared/temporal';
-import { createJobctrlWorker, JobctrlWorker } from './create-worker';
+import { Client } from '@temporalio/client';
+import { warmUpWorkflowId } from '@jobctrl/pipeline/contracts';
+import { createJobctrlWorker, JobctrlWorker, warmWorkflowSandbox } from './create-worker';
 import { useSuiteTemporal } from './test-support/temporal.harness';
 import { SIMULATOR_HOST_POLICY } from './test-support/simulator-host-policy';
 
@@ -14,14 +16,14 @@ Runtime.install({ logger: new DefaultLogger('ERROR') });
 
 const suite = useSuiteTemporal(path.join(__dirname, 'test-support', 'test.workflows.ts'));
 
-async function newWorker(opts: { warmUp?: boolean; browserExecutablePath?: string }): Promise<JobctrlWorker> {
+async function newWorker(opts: { warmUp?: boolean; browserExecutablePath?: string; taskQueue?: string }): Promise<JobctrlWorker> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobctrl-warm-'));
   const databasePath = path.join(dir, 'jobctrl.sqlite');
   await runMigrations({ databasePath });
   return createJobctrlWorker({
     connection: suite.connection,
     namespace: 'default',
-    taskQueue: `warm-${randomUUID()}`,
+    taskQueue: opts.taskQueue ?? `warm-${randomUUID()}`,
     capacity: workerCapacity(1),
     uow: new UnitOfWorkFactory({ databasePath, entities: OPERATIONS_ENTITIES }),
     workflowBundle: suite.bundle,
@@ -69,5 +71,26 @@ describe('worker warm-up (createJobctrlWorker({ warmUp: true }))', () => {
     } finally {
       await release(jw);
     }
+  });
+
+  it('warms the workflow sandbox of a polling worker with one warm-up workflow, run by that worker; without a worker it reports the failure instead of hanging', async () => {
+    const taskQueue = `warm-${randomUUID()}`;
+    const jw = await newWorker({ taskQueue });
+    try {
+      const warmed = await jw.worker.runUntil(warmWorkflowSandbox({ connection: suite.connection, namespace: 'default', taskQueue, identity: jw.identity }));
+      expect(warmed).toEqual({ ms: expect.any(Number) });
+      // One execution, completed, run by this worker (eager start on its own connection).
+      const client = new Client({ connection: suite.connection, namespace: 'default' });
+      const handle = client.workflow.getHandle(warmUpWorkflowId(jw.identity));
+      expect((await handle.describe()).status.name).toBe('COMPLETED');
+      const history = await handle.fetchHistory();
+      const completedBy = history.events?.find((e) => e.workflowTaskCompletedEventAttributes)?.workflowTaskCompletedEventAttributes?.identity;
+      expect(completedBy).toBe(jw.identity);
+    } finally {
+      await jw.close();
+    }
+    // Nobody polls this queue: the warm-up gives up after its timeout and says so.
+    const alone = await warmWorkflowSandbox({ connection: suite.connection, namespace: 'default', taskQueue: `nobody-${randomUUID()}`, identity: `nobody-${randomUUID()}`, timeoutMs: 500 });
+    expect(alone).toEqual({ failed: 'no result within 500 ms' });
   });
 });

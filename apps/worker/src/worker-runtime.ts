@@ -7,7 +7,7 @@ import { PreparationRepository } from '@jobctrl/shared/jobs';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { temporalConnectOptions, workerCapacity } from '@jobctrl/shared/temporal';
-import { createJobctrlWorker, JobctrlWorker } from './create-worker';
+import { createJobctrlWorker, JobctrlWorker, warmWorkflowSandbox } from './create-worker';
 import { createWorkerHeartbeatWriter } from './worker-heartbeat';
 import { TemporalProbe } from './temporal-probe';
 import { AvailabilitySchedule, PreparationRecovery } from '@jobctrl/runs/worker';
@@ -36,6 +36,7 @@ export class WorkerRuntime {
     let sweeps: AvailabilitySchedule | undefined;
     let clientConnection: Connection | undefined;
     let probe: TemporalProbe | undefined;
+    let running: Promise<void> | undefined;
     // Spend ceiling, score threshold, recovery idle time and internal concurrency apply without a
     // restart: everything below reads them through the process's one live reader.
     const preparationLive = () => this.live.worker();
@@ -61,10 +62,20 @@ export class WorkerRuntime {
         },
       });
       const { identity } = jw;
+      // Polling starts here, so the warm-up workflow below can run; the heartbeat that makes the API
+      // report this worker ready starts only after it.
+      running = jw.worker.run();
+      // (Settles either way: the failure itself surfaces from `await running` below.)
+      const stopped = running.then(
+        () => ({ failed: 'the worker stopped' }),
+        (err: unknown) => ({ failed: `the worker stopped: ${String(err)}` }),
+      );
+      const sandbox = await Promise.race([warmWorkflowSandbox({ connection, namespace: temporal.namespace, taskQueue: temporal.taskQueue, identity }), stopped]);
       if (jw.warmUp) {
         const { ms, cpuThreads, browser } = jw.warmUp;
         const browserText = typeof browser === 'string' ? browser : `failed to launch (${browser.failed}); renders will retry`;
-        this.logger.log(`warm in ${ms} ms: ${cpuThreads} parser threads, browser ${browserText}`);
+        const sandboxText = 'ms' in sandbox ? `workflow sandbox ${sandbox.ms} ms` : `workflow sandbox not warmed (${sandbox.failed}); the first run pays its cold start`;
+        this.logger.log(`warm in ${ms} ms: ${cpuThreads} parser threads, browser ${browserText}; ${sandboxText}`);
       }
       // The client side of the worker (recovery starts, sweeps, the reachability probe). grpc-js backs
       // off up to 120 s between reconnects by default: after a dev server restart the worker would go
@@ -122,8 +133,11 @@ export class WorkerRuntime {
           `executors ${capacity.executorWidth} wide, ${capacity.cpuThreads} CPU threads, UV_THREADPOOL_SIZE=${process.env['UV_THREADPOOL_SIZE'] ?? 4}`,
       );
       // Resolves after a shutdown signal (the SDK handles SIGINT/SIGTERM) once in-flight work drained.
-      await jw.worker.run();
+      await running;
     } finally {
+      // A start-up step that failed after polling began: drain the worker before closing what it uses.
+      if (running && jw?.worker.getState() === 'RUNNING') jw.worker.shutdown();
+      await running?.catch(() => undefined);
       probe?.stop();
       recovery?.stop();
       sweeps?.stop();

@@ -130,10 +130,13 @@ describe('npm start', () => {
     }
     expect(hb).toMatchObject({ runtime: { buildDir: build.outDirOf('worker'), tsNode: false } });
     expect(fs.readFileSync(path.join(dir, 'data', 'logs', 'api.log'), 'utf8')).toContain(`compiled ${build.outDirOf('api')}, ts-node not loaded`);
-    // Ready means warm: the worker warmed its parser threads (and the browser) before its first heartbeat.
+    // Ready means warm: the worker warmed its parser threads, the browser and its workflow sandbox (the
+    // warm-up workflow, from the compiled bundle) before its first heartbeat.
     // The capacity model's CPU pool for this stack's 2 slots (one thread per core, 2..slots + 2).
     const { cpuThreads } = workerCapacity(2);
-    expect(fs.readFileSync(path.join(dir, 'data', 'logs', 'worker.log'), 'utf8')).toMatch(new RegExp(`warm in \\d+ ms: ${cpuThreads} parser threads, browser launched`));
+    expect(fs.readFileSync(path.join(dir, 'data', 'logs', 'worker.log'), 'utf8')).toMatch(
+      new RegExp(`warm in \\d+ ms: ${cpuThreads} parser threads, browser launched; workflow sandbox \\d+ ms`),
+    );
 
     // The smoke workflow through the real worker on jobctrl-default: 6 holds, 2 slots.
     const started = await api('/v1/pipeline/smoke', {

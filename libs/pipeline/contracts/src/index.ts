@@ -2,6 +2,7 @@ export * from './error-codes.contract';
 export * from './lifecycle.contract';
 export * from './local-control.contract';
 export * from './smoke.contract';
+export * from './warm-up.contract';
 export * from './telemetry.contract';
 export * from './discovery.contract';
 export * from './preparation.contract';

@@ -2,6 +2,7 @@
 export { discoverWorkflow, runDiscovery } from './discover.workflow';
 export { jobPreparationWorkflow, runPreparation } from './job-preparation.workflow';
 export { smokeWorkflow } from './smoke.workflow';
+export { workerWarmUpWorkflow } from './warm-up.workflow';
 export { jobPipelineWorkflow, runJobPipeline } from './job-pipeline.workflow';
 export { compensationRefreshWorkflow } from './compensation-refresh.workflow';
 export { postingCheckWorkflow, availabilitySweepWorkflow } from './posting-check.workflow';
