@@ -10,7 +10,7 @@ import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { workerCapacity } from '@jobctrl/shared/temporal';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { createJobctrlWorker, workflowsEntry } from '../../apps/worker/src/create-worker';
-import { isInterrupted, log, onStop, runCommand, runWorker, secs, sleep, startTemporal, stopNamed, type BenchTemporal } from './bench-support';
+import { isInterrupted, log, machineCpu, machineCpuBetween, onStop, runCommand, runWorker, secs, sleep, startTemporal, stopNamed, type BenchTemporal } from './bench-support';
 import type { ScaleOptions } from './scale-bench.args';
 import { SIMULATOR_HOST_POLICY, simulatorSourcePolicy } from '../../apps/worker/src/test-support/simulator-host-policy';
 
@@ -51,6 +51,12 @@ export interface SizeResult {
   prep: PrepBreakdown;
   databasePath: string;
   loadavg: number;
+  /**
+   * The machine's CPU from t0 until every job was seen scored, per job, and how busy the cores were:
+   * whether the work per job grows with the size, apart from the wall time a saturated machine adds.
+   */
+  cpuMsPerJob: number | null;
+  cpuUtilisation: number | null;
 }
 
 interface Counts {
@@ -91,6 +97,7 @@ async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: W
   const runId = randomUUID();
   const loadavg = os.loadavg()[0];
   log(`${size}: DiscoverWorkflow ${discoverWorkflowId(runId)} (load ${loadavg.toFixed(2)})`);
+  const cpu0 = machineCpu();
   const t0 = Date.now();
   const handle = await temporal.client.workflow.start(DISCOVER_WORKFLOW_TYPE, { taskQueue, workflowId: discoverWorkflowId(runId), args: [{ runId }] });
   let done: { at: number; error?: unknown } | undefined;
@@ -110,6 +117,7 @@ async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: W
     if (done?.error) throw new Error(`${size}: the DiscoverWorkflow failed: ${String(done.error)}`);
     worker.throwIfStopped(String(size));
     if (done && c.jobs > 0 && c.scored === c.jobs && c.first !== null && c.last !== null) {
+      const cpu = machineCpuBetween(cpu0, machineCpu());
       const wallMs = c.last - t0;
       const result: SizeResult = {
         size,
@@ -127,9 +135,11 @@ async function runSize(options: ScaleOptions, temporal: BenchTemporal, bundle: W
         prep: await prepBreakdown(temporal.client, uow),
         databasePath,
         loadavg: Math.round(loadavg * 100) / 100,
+        cpuMsPerJob: cpu ? Math.round((cpu.cpu_s * 1000 * 100) / c.jobs) / 100 : null,
+        cpuUtilisation: cpu?.utilisation ?? null,
       };
       log(
-        `${size}: ${result.jobs} jobs (${result.postings} postings) in ${secs(wallMs)} = ${result.msPerJob} ms/job, ${result.msPerPosting} ms/posting (all stored ${secs(result.discoveredMs)}, workflow ${secs(result.workflowMs)}, TTFS ${secs(result.ttfsMs)}, ${result.historyEvents} history events)`,
+        `${size}: ${result.jobs} jobs (${result.postings} postings) in ${secs(wallMs)} = ${result.msPerJob} ms/job, ${result.msPerPosting} ms/posting, ${result.cpuMsPerJob ?? '?'} CPU-ms/job at ${result.cpuUtilisation === null ? '?' : Math.round(result.cpuUtilisation * 100)}% busy (all stored ${secs(result.discoveredMs)}, workflow ${secs(result.workflowMs)}, TTFS ${secs(result.ttfsMs)}, ${result.historyEvents} history events)`,
       );
       log(`${size}:   activities ${JSON.stringify(result.activities)}`);
       log(`${size}:   per job (prep-* workflow, median of ${result.prep.sampled}): ${JSON.stringify(result.prep)}`);
@@ -294,10 +304,14 @@ export async function runScale(options: ScaleOptions): Promise<Record<string, un
       enrichment: r.enrichment,
       prep: r.prep,
       loadavg: r.loadavg,
+      cpu_ms_per_job: r.cpuMsPerJob,
+      cpu_utilisation: r.cpuUtilisation,
       ...(options.keepDbs ? { database: r.databasePath } : {}),
     })),
     ms_per_job_ratio: ratio,
     ms_per_posting_ratio: Math.round((last.msPerPosting / first.msPerPosting) * 100) / 100,
+    // The same ratio for the CPU the machine spent per job: above 1 only if the work per job grows.
+    cpu_ms_per_job_ratio: last.cpuMsPerJob && first.cpuMsPerJob ? Math.round((last.cpuMsPerJob / first.cpuMsPerJob) * 100) / 100 : null,
     temporal_cli: temporal.server.version,
     cpus: os.cpus().length,
     loadavg_start: loadStart.map((l) => Math.round(l * 100) / 100),
