@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { isConfigError, JobctrlSettings, LlmSettings, SettingsService } from '@jobctrl/shared/config';
+import { forbidden } from '@jobctrl/shared/api-errors';
+import { isConfigError, isFileOnlySettingsError, JobctrlSettings, LlmSettings, SettingsGuards, SettingsService } from '@jobctrl/shared/config';
 import { configErrorToBadRequest } from '../http/validation';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 
@@ -31,10 +32,22 @@ export class SettingsController {
     return (await this.settings.get()) as unknown as SettingsDocument;
   }
 
-  /** A partial document (a JSON merge patch: null clears an optional key); every bad key is named in the 400. */
+  /**
+   * The settings only config.json changes while the API requires no token (file_source_dirs, every
+   * `*_env`, the Temporal connection, …), and whether this API lets its callers change them.
+   */
+  @Get('guards')
+  guards(): SettingsGuards {
+    return this.settings.guards();
+  }
+
+  /**
+   * A partial document (a JSON merge patch: null clears an optional key); every bad key is named in
+   * the 400. Changing a file-only key (GET /v1/settings/guards) without an API token answers 403.
+   */
   @Patch()
   @ApiBody({ description: 'Any subset of the settings document; nested `llm` keys merge.', schema: { type: 'object', additionalProperties: true } })
-  @ApiErrors(400)
+  @ApiErrors(400, 403)
   async patch(@Body() body: unknown): Promise<SettingsPatchDocument> {
     try {
       const result = await this.settings.patch(body);
@@ -42,6 +55,12 @@ export class SettingsController {
       return { ...document, changed_keys: result.changedKeys, restart_required: result.restartRequired };
     } catch (err) {
       if (isConfigError(err)) throw configErrorToBadRequest(err);
+      if (isFileOnlySettingsError(err)) {
+        throw forbidden(
+          err.issues.map((i) => ({ field: i.key, value: i.value, rule: i.rule })),
+          `file-only settings: ${err.issues.map((i) => i.key).join(', ')} change only in config.json while the API requires no token (api_token_env)`,
+        );
+      }
       throw err;
     }
   }

@@ -28,6 +28,12 @@ export const ERROR_SCHEMAS: Record<string, Schema> = {
     properties: { ...base, errors: errorsList },
     required: ['statusCode', 'message'],
   },
+  ForbiddenError: {
+    type: 'object',
+    description: 'Refused for this caller whatever the input (a file-only setting while the API requires no token); `errors` names each field and why.',
+    properties: { ...base, errors: errorsList },
+    required: ['statusCode', 'message'],
+  },
   NotFoundError: { type: 'object', description: 'No such id or jobKey.', properties: base, required: ['statusCode', 'message'] },
   ConflictError: {
     type: 'object',
@@ -58,6 +64,7 @@ export const ERROR_SCHEMAS: Record<string, Schema> = {
 
 const BY_STATUS = {
   400: ['BadRequestError', 'Bad input; each bad field named'],
+  403: ['ForbiddenError', 'Refused for this caller; each field named with why'],
   404: ['NotFoundError', 'Unknown id'],
   409: ['ConflictError', 'Refused: clashes with what is stored'],
   429: ['TooManyRequestsError', 'Budget spent; retry after retryAfterSeconds'],

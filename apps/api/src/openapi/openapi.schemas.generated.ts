@@ -372,6 +372,12 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "$ref": "#/components/schemas/SettingsDocument"
       }
     },
+    "SettingsController_guards": {
+      "status": 200,
+      "response": {
+        "$ref": "#/components/schemas/SettingsGuards"
+      }
+    },
     "SettingsController_patch": {
       "status": 200,
       "response": {
@@ -2836,6 +2842,48 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "host_min_spacing_ms",
         "host_max_in_flight",
         "llm"
+      ]
+    },
+    "SettingsGuards": {
+      "type": "object",
+      "properties": {
+        "file_only_writable": {
+          "type": "boolean",
+          "description": "True when the API requires a token: its callers proved to be the owner and may change every key."
+        },
+        "reason": {
+          "type": "string",
+          "nullable": true,
+          "description": "Why the keys below are read-only here (null when they are writable)."
+        },
+        "file_only": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/FileOnlySetting"
+          },
+          "description": "The settings that change only in config.json unless the API requires a token."
+        }
+      },
+      "required": [
+        "file_only_writable",
+        "reason",
+        "file_only"
+      ]
+    },
+    "FileOnlySetting": {
+      "type": "object",
+      "properties": {
+        "key": {
+          "type": "string",
+          "description": "Dotted path in the settings document (`llm.base_url`)."
+        },
+        "why": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "key",
+        "why"
       ]
     },
     "SettingsPatchDocument": {

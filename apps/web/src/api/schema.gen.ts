@@ -373,6 +373,22 @@ export type paths = {
         patch: operations["SettingsController_patch"];
         trace?: never;
     };
+    "/v1/settings/guards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["SettingsController_guards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sources": {
         parameters: {
             query?: never;
@@ -610,6 +626,18 @@ export type components = {
             rule: string;
             /** @description the value sent, as sent */
             value: unknown;
+        };
+        FileOnlySetting: {
+            /** @description Dotted path in the settings document (`llm.base_url`). */
+            key: string;
+            why: string;
+        };
+        /** @description Refused for this caller whatever the input (a file-only setting while the API requires no token); `errors` names each field and why. */
+        ForbiddenError: {
+            error?: string;
+            errors?: components["schemas"]["FieldError"][];
+            message: string;
+            statusCode: number;
         };
         JobActions: {
             /** @description POST /v1/jobs/:jobKey/prepare would start a preparation (the job is enriched and none is running). */
@@ -1007,6 +1035,14 @@ export type components = {
             worker_activity_slots: number;
             worker_heartbeat_interval_seconds: number;
             worker_heartbeat_stale_seconds: number;
+        };
+        SettingsGuards: {
+            /** @description The settings that change only in config.json unless the API requires a token. */
+            file_only: components["schemas"]["FileOnlySetting"][];
+            /** @description True when the API requires a token: its callers proved to be the owner and may change every key. */
+            file_only_writable: boolean;
+            /** @description Why the keys below are read-only here (null when they are writable). */
+            reason: string | null;
         };
         SettingsPatchDocument: components["schemas"]["SettingsDocument"] & {
             changed_keys: string[];
@@ -2253,6 +2289,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description Refused for this caller; each field named with why */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+        };
+    };
+    SettingsController_guards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsGuards"];
                 };
             };
         };

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, HttpException, HttpStatus } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, HttpException, HttpStatus } from '@nestjs/common';
 
 /** One bad field in a 400 (or 409) answer: the dotted field path, the value sent and the rule it broke. */
 export interface FieldError {
@@ -35,6 +35,11 @@ export function badRequest(errors: FieldError[], message = describe(errors)): Ba
 /** A 409: the request is well-formed but clashes with what is stored; `errors` names the fields when there are any. */
 export function conflict(message: string, errors?: FieldError[]): ConflictException {
   return new ConflictException(body(409, 'Conflict', message, errors));
+}
+
+/** A 403: the caller may not do this here; `errors` names each field refused and why. */
+export function forbidden(errors: FieldError[], message = describe(errors)): ForbiddenException {
+  return new ForbiddenException(body(403, 'Forbidden', message, errors));
 }
 
 /**

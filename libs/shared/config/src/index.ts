@@ -7,6 +7,7 @@ export * from './jobctrl-config.module';
 export * from './jobctrl-settings.schema';
 export * from './resolved-config.model';
 export * from './restart-keys.constants';
+export * from './settings-guards';
 export * from './settings.patch';
 export * from './settings.service';
 export * from './settings.validation';

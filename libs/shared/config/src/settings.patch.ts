@@ -3,8 +3,36 @@ import { ConfigError, ConfigIssue } from './config.error';
 import { readConfigFile } from './config-file.reader';
 import { writeConfigAtomic } from './config-file.writer';
 import { JobctrlSettings, NULLABLE_SETTINGS_KEYS, SETTINGS_KEYS, SettingsKey } from './jobctrl-settings.schema';
+import { resolveSettings } from './config.loader';
 import { API_RESTART_KEYS, WORKER_RESTART_KEYS } from './restart-keys.constants';
+import { fileOnlyChanges } from './settings-guards';
 import { defaultDocument, isJsonObject, JsonObject, toDocument, unknownKeyIssues, validateSettings } from './settings.validation';
+
+export interface SettingsPatchOptions {
+  /**
+   * Whether the caller may change the file-only settings (FILE_ONLY_SETTINGS): true only when the
+   * caller proved to be the owner (the API requires a token). Default false.
+   */
+  allowFileOnly?: boolean;
+  /** The environment the next start will see (TEMPORAL_ADDRESS and the like); default none. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * A patch that would change file-only settings without the owner's proof (#39): the API answers 403
+ * naming each key and why. The file is untouched.
+ */
+export class FileOnlySettingsError extends Error {
+  override readonly name = 'FileOnlySettingsError';
+
+  constructor(readonly issues: ConfigIssue[]) {
+    super(issues.map((i) => `${i.key}: ${i.rule}`).join('; '));
+  }
+}
+
+export function isFileOnlySettingsError(err: unknown): err is FileOnlySettingsError {
+  return err instanceof FileOnlySettingsError;
+}
 
 export interface SettingsPatchResult {
   settings: JobctrlSettings;
@@ -67,7 +95,7 @@ function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-async function applyPatch(path: string, patch: unknown): Promise<SettingsPatchResult> {
+async function applyPatch(path: string, patch: unknown, opts: SettingsPatchOptions): Promise<SettingsPatchResult> {
   if (!isJsonObject(patch)) {
     throw new ConfigError([{ key: '(patch)', value: patch, rule: 'must be a JSON object of settings' }], path);
   }
@@ -84,9 +112,15 @@ async function applyPatch(path: string, patch: unknown): Promise<SettingsPatchRe
   const base: JsonObject = current ?? {};
   const next = mergePatch(base, patch);
   const settings = validateSettings(next, path);
-
   const before = effectiveBefore(current, path);
   const after = toDocument(settings);
+  if (!opts.allowFileOnly) {
+    const guarded = fileOnlyChanges(before, after);
+    if (guarded.length > 0) throw new FileOnlySettingsError(guarded);
+  }
+  // The checks the next start makes across keys (an API key for the embedded server, …): a patch the
+  // apps would refuse to start with is refused now, naming the key, instead of exiting 78 later.
+  resolveSettings(settings, path, opts.env ?? {});
   const changedKeys = SETTINGS_KEYS.filter((key: SettingsKey) => !sameValue(before[key], after[key]));
   const restartRequired = changedKeys.filter((key) => RESTART_KEYS.has(key));
 
@@ -100,10 +134,11 @@ async function applyPatch(path: string, patch: unknown): Promise<SettingsPatchRe
 
 /**
  * Merges `patch` into the config file at `path`, validates the whole result and only then writes
- * it atomically. On any error a ConfigError is thrown and the file is untouched. Concurrent calls
+ * it atomically. On any error a ConfigError (a FileOnlySettingsError for a guarded key without
+ * `allowFileOnly`) is thrown and the file is untouched. Concurrent calls
  * for the same file run one after another.
  */
-export function patchSettings(path: string, patch: unknown): Promise<SettingsPatchResult> {
+export function patchSettings(path: string, patch: unknown, opts: SettingsPatchOptions = {}): Promise<SettingsPatchResult> {
   const absolute = resolve(path);
-  return serialise(absolute, () => applyPatch(absolute, patch));
+  return serialise(absolute, () => applyPatch(absolute, patch, opts));
 }

@@ -8,6 +8,7 @@ import {
   OPTIONAL_SETTINGS_KEYS,
   SETTINGS_KEYS,
 } from './jobctrl-settings.schema';
+import { sharedEnvNameIssues } from './settings-guards';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -83,6 +84,7 @@ export function validateSettings(raw: unknown, source = 'config.json'): JobctrlS
     '',
     issues,
   );
+  issues.push(...sharedEnvNameIssues(settings));
   if (issues.length > 0) {
     issues.sort((a, b) => keyOrder(a.key) - keyOrder(b.key));
     throw new ConfigError(issues, source);

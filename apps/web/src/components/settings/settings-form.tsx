@@ -53,10 +53,11 @@ export function fromText(kind: SettingKind, text: string): unknown {
   return text;
 }
 
-/** The merge patch of the fields whose text changed. */
-export function settingsPatch(fields: readonly SettingField[], doc: Doc, texts: Record<string, string>, bools: Record<string, boolean>): Doc {
+/** The merge patch of the fields whose text changed; a read-only field is never sent. */
+export function settingsPatch(fields: readonly SettingField[], doc: Doc, texts: Record<string, string>, bools: Record<string, boolean>, readOnly: ReadOnlyFields = {}): Doc {
   const patch: Doc = {};
   for (const f of fields) {
+    if (readOnly[f.key] !== undefined) continue;
     if (f.kind === 'bool') {
       if (bools[f.key] !== Boolean(getPath(doc, f.key))) setPath(patch, f.key, bools[f.key]);
     } else if (texts[f.key] !== toText(f.kind, getPath(doc, f.key))) setPath(patch, f.key, fromText(f.kind, texts[f.key]));
@@ -64,13 +65,31 @@ export function settingsPatch(fields: readonly SettingField[], doc: Doc, texts: 
   return patch;
 }
 
+/**
+ * Fields this API will not change for its callers, each with why (file-only settings while the API
+ * requires no token, GET /v1/settings/guards): shown, not editable, never sent.
+ */
+export type ReadOnlyFields = Readonly<Record<string, string>>;
+
 export interface SaveResult {
   doc: Doc;
   /** Keys the answer says take effect only after a restart. */
   restartRequired?: string[];
 }
 
-export function SettingsForm({ title, fields, doc, save }: { title: string; fields: readonly SettingField[]; doc: Doc; save: (patch: Doc) => Promise<SaveResult> }) {
+export function SettingsForm({
+  title,
+  fields,
+  doc,
+  save,
+  readOnly = {},
+}: {
+  title: string;
+  fields: readonly SettingField[];
+  doc: Doc;
+  save: (patch: Doc) => Promise<SaveResult>;
+  readOnly?: ReadOnlyFields;
+}) {
   const init = () => ({
     texts: Object.fromEntries(fields.filter((f) => f.kind !== 'bool').map((f) => [f.key, toText(f.kind, getPath(doc, f.key))])),
     bools: Object.fromEntries(fields.filter((f) => f.kind === 'bool').map((f) => [f.key, Boolean(getPath(doc, f.key))])),
@@ -88,7 +107,7 @@ export function SettingsForm({ title, fields, doc, save }: { title: string; fiel
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const patch = settingsPatch(fields, base, values.texts, values.bools);
+    const patch = settingsPatch(fields, base, values.texts, values.bools, readOnly);
     setSaved(null);
     if (Object.keys(patch).length === 0) {
       setSaved({ changed: 0, restartRequired: [] });
@@ -107,18 +126,25 @@ export function SettingsForm({ title, fields, doc, save }: { title: string; fiel
     }
   };
 
+  const hintOf = (f: SettingField): string | undefined => (readOnly[f.key] !== undefined ? [readOnly[f.key], f.hint].filter(Boolean).join(' ') : f.hint);
   const unplaced = error ? error.fieldErrors.filter((f) => !fields.some((d) => f.field === d.key || f.field.startsWith(`${d.key}.`))) : [];
   return (
     <form className="settings-form" onSubmit={onSubmit} aria-label={title} noValidate>
       {fields.map((f) =>
         f.kind === 'bool' ? (
-          <FormField key={f.key} label={f.label} field={f.key} error={error} hint={f.hint}>
-            <input type="checkbox" name={f.key} checked={values.bools[f.key]} onChange={(e) => setValues((v) => ({ ...v, bools: { ...v.bools, [f.key]: e.target.checked } }))} />
+          <FormField key={f.key} label={f.label} field={f.key} error={error} hint={hintOf(f)}>
+            <input
+              type="checkbox"
+              name={f.key}
+              checked={values.bools[f.key]}
+              disabled={readOnly[f.key] !== undefined}
+              onChange={(e) => setValues((v) => ({ ...v, bools: { ...v.bools, [f.key]: e.target.checked } }))}
+            />
           </FormField>
         ) : (
-          <FormField key={f.key} label={f.label} field={f.key} error={error} hint={f.hint}>
+          <FormField key={f.key} label={f.label} field={f.key} error={error} hint={hintOf(f)}>
             {typeof f.kind === 'object' ? (
-              <select name={f.key} value={values.texts[f.key]} onChange={(e) => setValues((v) => ({ ...v, texts: { ...v.texts, [f.key]: e.target.value } }))}>
+              <select name={f.key} value={values.texts[f.key]} disabled={readOnly[f.key] !== undefined} onChange={(e) => setValues((v) => ({ ...v, texts: { ...v.texts, [f.key]: e.target.value } }))}>
                 {f.kind.options.map((o) => (
                   <option key={o} value={o}>
                     {o}
@@ -126,11 +152,12 @@ export function SettingsForm({ title, fields, doc, save }: { title: string; fiel
                 ))}
               </select>
             ) : f.kind === 'json' ? (
-              <textarea name={f.key} rows={5} value={values.texts[f.key]} onChange={(e) => setValues((v) => ({ ...v, texts: { ...v.texts, [f.key]: e.target.value } }))} />
+              <textarea name={f.key} rows={5} value={values.texts[f.key]} readOnly={readOnly[f.key] !== undefined} onChange={(e) => setValues((v) => ({ ...v, texts: { ...v.texts, [f.key]: e.target.value } }))} />
             ) : (
               <input
                 name={f.key}
                 type="text"
+                readOnly={readOnly[f.key] !== undefined}
                 inputMode={f.kind === 'int' ? 'numeric' : f.kind === 'number' ? 'decimal' : undefined}
                 value={values.texts[f.key]}
                 onChange={(e) => setValues((v) => ({ ...v, texts: { ...v.texts, [f.key]: e.target.value } }))}

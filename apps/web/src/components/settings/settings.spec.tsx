@@ -25,9 +25,22 @@ const doc = {
   llm: { provider: 'extractive', model: null, base_url: null, api_key_env: null, prices: {}, timeout_seconds: 60 },
 };
 
+/** An API that requires a token: its callers may change every key. */
+const ownerGuards = { file_only_writable: true, reason: null, file_only: [{ key: 'allowed_private_hosts', why: 'lets the crawler reach private addresses' }] };
+/** An API without a token: the file-only keys are read-only. */
+const localGuards = {
+  file_only_writable: false,
+  reason: 'These settings can be changed through the API only when the API requires a token (api_token_env).',
+  file_only: [
+    { key: 'llm.base_url', why: 'decides where model requests are sent' },
+    { key: 'llm.api_key_env', why: 'names the environment variable whose secret is sent to the model server' },
+    { key: 'allowed_private_hosts', why: 'lets the crawler reach private addresses' },
+  ],
+};
+
 function renderAt(path: string, routes: Route[]) {
   // First match wins: a test's own route overrides the default answer.
-  installFetch([...routes, ['GET /v1/settings', () => answer(200, doc)]]);
+  installFetch([...routes, ['GET /v1/settings', () => answer(200, doc)], ['GET /v1/settings/guards', () => answer(200, ownerGuards)]]);
   render(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
@@ -159,5 +172,30 @@ describe('Settings page', () => {
   it('shows the error state when the settings cannot be read', async () => {
     renderAt('/settings/general', [['GET /v1/settings', () => answer(500, { statusCode: 500, message: 'disk on fire' })]]);
     expect((await screen.findByRole('alert')).textContent).toMatch(/disk on fire/);
+  });
+
+  it('shows the file-only settings read-only with why while the API requires no token, and never sends them', async () => {
+    renderAt('/settings/models', [
+      ['GET /v1/settings/guards', () => answer(200, localGuards)],
+      ['PATCH /v1/settings', () => answer(200, { ...doc, daily_spend_ceiling_usd: 2, changed_keys: ['daily_spend_ceiling_usd'], restart_required: [] })],
+    ]);
+    const form = await screen.findByRole('form', { name: 'Models & spend' });
+    const baseUrl = within(form).getByLabelText('Base URL');
+    expect(baseUrl).toHaveProperty('readOnly', true);
+    const hint = document.getElementById(baseUrl.getAttribute('aria-describedby') ?? '');
+    expect(hint?.textContent).toMatch(/Read-only here: it decides where model requests are sent\. These settings can be changed through the API only when the API requires a token/);
+    expect(within(form).getByLabelText('API key environment variable')).toHaveProperty('readOnly', true);
+    expect(within(form).getByLabelText('Model')).toHaveProperty('readOnly', false);
+    // A read-only field that somehow changed is still not sent: only the editable change goes out.
+    fireEvent.change(baseUrl, { target: { value: 'http://127.0.0.1:9/v1' } });
+    fireEvent.change(within(form).getByLabelText('Daily spend ceiling (USD)'), { target: { value: '2' } });
+    await save(form);
+    expect(fetchCalls().find((c) => c.method === 'PATCH')?.body).toEqual({ daily_spend_ceiling_usd: 2 });
+  });
+
+  it('lets the owner edit them when the API requires a token', async () => {
+    renderAt('/settings/host', []);
+    const form = await screen.findByRole('form', { name: 'Host policy' });
+    expect(within(form).getByLabelText('Allowed private hosts')).toHaveProperty('readOnly', false);
   });
 });
