@@ -2,6 +2,7 @@ import { constants as fsConstants } from 'node:fs';
 import { open, readlink, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { AddressGuard, HostRefusedError, type ResolveHost } from '@jobctrl/shared/http';
+import type { SourceConfigField } from '../adapters/source-adapter.model';
 
 /**
  * Where sources may point (#15): allowed_private_hosts for a base_url, file_source_dirs for a file
@@ -45,26 +46,49 @@ export class FileSourceRefusedError extends Error {
 }
 
 /**
- * The address rules of a source config, checked when it is saved (POST/PUT /v1/sources): a
- * base_url on a private/loopback/link-local/metadata address needs its host listed in
- * allowed_private_hosts, and a file source must lie inside file_source_dirs. A base_url whose host
- * does not resolve right now is let through: the crawl checks again on every request anyway.
+ * Every URL a config holds where its adapter declares a `url` field (base_url, each of JobStreaming's
+ * base_urls, a field inside a list's items), with the dotted field that holds it: the save checks
+ * exactly the addresses the crawl will be asked to reach, whatever the kind calls them.
  */
-export async function sourceAddressIssues(kind: string, config: Record<string, unknown>, policy: SourceAddressPolicy): Promise<SourceAddressIssue[]> {
+export function declaredUrls(fields: readonly SourceConfigField[], config: unknown, prefix = ''): Array<{ field: string; url: string }> {
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) return [];
+  const values = config as Record<string, unknown>;
+  return fields.flatMap((f) => {
+    const value = Object.prototype.hasOwnProperty.call(values, f.name) ? values[f.name] : undefined;
+    const field = `${prefix}${f.name}`;
+    if (f.type === 'url') return typeof value === 'string' && value !== '' ? [{ field, url: value }] : [];
+    if (f.type === 'object') return declaredUrls(f.fields ?? [], value, `${field}.`);
+    if (f.type === 'object[]' && Array.isArray(value)) return value.flatMap((item, i) => declaredUrls(f.fields ?? [], item, `${field}[${i}].`));
+    return [];
+  });
+}
+
+/**
+ * The address rules of a source config, checked when it is saved (POST/PUT /v1/sources), with the
+ * crawler's own guard (one rule for both moments): every URL field the kind declares (`fields`) on a
+ * private/loopback/link-local/metadata/reserved address needs its host listed in
+ * allowed_private_hosts, and a file source must lie inside file_source_dirs. A URL whose host does
+ * not resolve right now is let through: the crawl checks again on every request anyway.
+ */
+export async function sourceAddressIssues(
+  kind: string,
+  config: Record<string, unknown>,
+  policy: SourceAddressPolicy,
+  fields: readonly SourceConfigField[],
+): Promise<SourceAddressIssue[]> {
   const issues: SourceAddressIssue[] = [];
-  const baseUrl = config['base_url'];
-  if (typeof baseUrl === 'string' && baseUrl !== '') {
-    const guard = new AddressGuard({ allowedPrivateHosts: policy.allowedPrivateHosts, resolve: policy.resolve });
+  const guard = new AddressGuard({ allowedPrivateHosts: policy.allowedPrivateHosts, resolve: policy.resolve });
+  for (const { field, url } of declaredUrls(fields, config)) {
     try {
-      await guard.check(baseUrl);
+      await guard.check(url);
     } catch (err) {
-      if (err instanceof HostRefusedError) {
-        issues.push({
-          field: 'config.base_url',
-          value: baseUrl,
-          rule: `must not point at a private, loopback, link-local or metadata address (${err.host} → ${err.address}, ${err.addressClass}) unless allowed_private_hosts lists ${err.host}`,
-        });
-      }
+      // Resolver failures pass (see above); an unparsable URL was the adapter's own 400 already.
+      if (!(err instanceof HostRefusedError)) continue;
+      issues.push({
+        field: `config.${field}`,
+        value: url,
+        rule: `must not point at a private, loopback, link-local, metadata or reserved address (${err.host} → ${err.address}, ${err.addressClass}) unless allowed_private_hosts lists ${err.host}`,
+      });
     }
   }
   if (kind === 'file' && typeof config['path'] === 'string' && config['path'] !== '') {

@@ -1,5 +1,7 @@
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { tempDbDir } from '@jobctrl/shared/db/testing';
+import { AddressGuard, HostRefusedError } from '@jobctrl/shared/http';
+import type { SourceAddressPolicy } from './source-address.rules';
 import { SourceEntity } from './source.entity';
 import { SourceRepository } from './source.repository';
 import { SourceService } from './source.service';
@@ -7,10 +9,10 @@ import { SourceService } from './source.service';
 const dbs = tempDbDir('source-service');
 afterAll(() => dbs.cleanup());
 
-async function service(): Promise<SourceService> {
+async function service(policy?: SourceAddressPolicy): Promise<SourceService> {
   const databasePath = dbs.file('sources');
   await runMigrations({ databasePath });
-  return new SourceService(new SourceRepository(new UnitOfWorkFactory({ databasePath, entities: [SourceEntity] })));
+  return new SourceService(new SourceRepository(new UnitOfWorkFactory({ databasePath, entities: [SourceEntity] })), policy);
 }
 
 /** The status and the exact JSON a client receives for a refused request. */
@@ -49,5 +51,30 @@ describe('SourceService refusals: 400/409 bodies naming each field (real SQLite 
       409,
       `{"statusCode":409,"error":"Conflict","message":"disabled sources cannot run: off (${off.id}); enable them with PATCH /v1/sources/:id","errors":[{"field":"sourceIds","value":"${off.id}","rule":"source is disabled"}]}`,
     ]);
+  });
+});
+
+describe('SourceService: where a saved source may point is the crawl’s own rule (#39 item 5)', () => {
+  // No outside DNS here: every name resolves to a public address, so only literals decide.
+  const policy = (allowedPrivateHosts: string[] = []): SourceAddressPolicy => ({ allowedPrivateHosts, fileSourceDirs: [], resolve: async () => [{ address: '93.184.216.34', family: 4 }] });
+  const fields = async (p: Promise<unknown>): Promise<string[]> => {
+    const err = (await p.then(() => null, (e: unknown) => e)) as { getStatus(): number; getResponse(): { errors: Array<{ field: string }> } } | null;
+    if (!err) throw new Error('the request was accepted');
+    expect(err.getStatus()).toBe(400);
+    return err.getResponse().errors.map((e) => e.field);
+  };
+
+  it("refuses each of JobStreaming's base_urls on loopback, not only base_url", async () => {
+    const sources = await service(policy());
+    const config = { units: [{ query: 'node', board: 'remotive' }], base_urls: { remotive: 'http://127.0.0.1:18081', aggregator: 'http://board.example' } };
+    expect(await fields(sources.create({ kind: 'jobstreaming', name: 'js', config }))).toEqual(['config.base_urls.remotive']);
+    // Listed in allowed_private_hosts: saved, as the crawl would reach it.
+    await expect((await service(policy(['127.0.0.1']))).create({ kind: 'jobstreaming', name: 'js-ok', config })).resolves.toMatchObject({ kind: 'jobstreaming' });
+  });
+
+  it.each(['http://[::ffff:0:7f00:1]:8080', 'http://[fec0::1]', 'http://[100::1]', 'http://[64:ff9b:1::a9fe:a9fe]'])('refuses base_url %s at save, as the crawl refuses it', async (url) => {
+    const sources = await service(policy());
+    expect(await fields(sources.create({ kind: 'greenhouse', name: `gh-${url}`, config: { board_token: 'acme', base_url: url } }))).toEqual(['config.base_url']);
+    await expect(new AddressGuard({ allowedPrivateHosts: [] }).check(`${url}/v1/boards/acme/jobs`)).rejects.toBeInstanceOf(HostRefusedError);
   });
 });

@@ -130,7 +130,7 @@ async function checkedConfig(kind: SourceKind, config: Record<string, unknown>, 
     throw err;
   }
   // Only a config the adapter accepts gets here: where it points is the last rule (see source-address.rules).
-  const issues = await sourceAddressIssues(kind, config, policy);
+  const issues = await sourceAddressIssues(kind, config, policy, SOURCE_ADAPTERS[kind].fields);
   if (issues.length > 0) throw badRequest(issues, issues.map((i) => `${i.field} ${i.rule}`).join('; '));
   return config;
 }

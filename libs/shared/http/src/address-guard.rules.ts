@@ -21,12 +21,31 @@ const CLASSES: ReadonlyArray<[RefusedAddressClass, ReadonlyArray<[string, number
   ['metadata', [['169.254.169.254', 32, 'ipv4'], ['fd00:ec2::254', 128, 'ipv6']]],
   ['unspecified', [['0.0.0.0', 8, 'ipv4'], ['::', 128, 'ipv6']]],
   ['loopback', [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']]],
-  ['private', [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['fc00::', 7, 'ipv6']]],
+  // fec0::/10: site-local, deprecated (RFC 3879) but still routed inside some networks as their own.
+  ['private', [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['fc00::', 7, 'ipv6'], ['fec0::', 10, 'ipv6']]],
   ['link-local', [['169.254.0.0', 16, 'ipv4'], ['fe80::', 10, 'ipv6']]],
   ['cgnat', [['100.64.0.0', 10, 'ipv4']]],
   ['multicast', [['224.0.0.0', 4, 'ipv4'], ['ff00::', 8, 'ipv6']]],
-  // 240/4 "future use" and the limited broadcast address: nothing a job board lives on.
-  ['reserved', [['240.0.0.0', 4, 'ipv4'], ['192.0.0.0', 24, 'ipv4'], ['198.18.0.0', 15, 'ipv4']]],
+  // 240/4 "future use" and the limited broadcast address, the documentation and benchmarking nets,
+  // IPv6's discard prefix (100::/64), Teredo (2001::/32: it tunnels to an IPv4 address it hides)
+  // and ORCHID: nothing a job board lives on, and each can stand for an address on this machine.
+  [
+    'reserved',
+    [
+      ['240.0.0.0', 4, 'ipv4'],
+      ['192.0.0.0', 24, 'ipv4'],
+      ['192.0.2.0', 24, 'ipv4'],
+      ['198.18.0.0', 15, 'ipv4'],
+      ['198.51.100.0', 24, 'ipv4'],
+      ['203.0.113.0', 24, 'ipv4'],
+      ['100::', 64, 'ipv6'],
+      ['2001::', 32, 'ipv6'],
+      ['2001:10::', 28, 'ipv6'],
+      ['2001:20::', 28, 'ipv6'],
+      ['2001:db8::', 32, 'ipv6'],
+      ['3fff::', 20, 'ipv6'],
+    ],
+  ],
 ];
 
 const LISTS: ReadonlyArray<[RefusedAddressClass, BlockList]> = CLASSES.map(([name, subnets]) => {
@@ -40,9 +59,10 @@ const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.google.int
 
 /**
  * Which forbidden class `address` (an IP literal) falls in, or null for a public address.
- * IPv6 forms that carry an IPv4 address (mapped ::ffff:a.b.c.d, the deprecated compatible ::a.b.c.d,
- * NAT64 64:ff9b::/96 and 6to4 2002::/16) are judged by the IPv4 address they reach, so
- * `::ffff:7f00:1` is loopback like 127.0.0.1.
+ * IPv6 forms that carry an IPv4 address (mapped ::ffff:a.b.c.d, translated ::ffff:0:a.b.c.d, the
+ * deprecated compatible ::a.b.c.d, NAT64 64:ff9b::/96 and its local-use 64:ff9b:1::/48, 6to4
+ * 2002::/16) are judged by the IPv4 address they reach, so `::ffff:0:7f00:1` is loopback like
+ * 127.0.0.1. The same rule serves a source's save (POST/PUT /v1/sources) and every request of a crawl.
  */
 export function refusedAddressClass(address: string): RefusedAddressClass | null {
   const ip = address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
@@ -57,14 +77,18 @@ export function refusedAddressClass(address: string): RefusedAddressClass | null
   return null;
 }
 
-/** The IPv4 address an IPv6 literal stands for (mapped, compatible, NAT64, 6to4), if any. */
+/** The IPv4 address an IPv6 literal stands for (mapped, translated, compatible, NAT64, 6to4), if any. */
 function embeddedIpv4(ip: string): string | null {
   const words = ipv6Words(ip);
   if (!words) return null;
   const v4 = (hi: number, lo: number): string => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
   const zeros = (from: number, to: number): boolean => words.slice(from, to).every((w) => w === 0);
   if (zeros(0, 5) && (words[5] === 0xffff || words[5] === 0)) return v4(words[6], words[7]);
+  // SIIT's IPv4-translated form (RFC 2765): ::ffff:0:a.b.c.d.
+  if (zeros(0, 4) && words[4] === 0xffff && words[5] === 0) return v4(words[6], words[7]);
   if (words[0] === 0x64 && words[1] === 0xff9b && zeros(2, 6)) return v4(words[6], words[7]);
+  // Local-use NAT64 (RFC 8215): 64:ff9b:1::/48, the IPv4 address in the last 32 bits.
+  if (words[0] === 0x64 && words[1] === 0xff9b && words[2] === 1) return v4(words[6], words[7]);
   if (words[0] === 0x2002) return v4(words[1], words[2]);
   return null;
 }

@@ -36,6 +36,16 @@ describe('refusedAddressClass', () => {
     ['2002:c0a8:0101::1', 'private'],
     ['224.0.0.1', 'multicast'],
     ['255.255.255.255', 'reserved'],
+    // #39: accepted at save before, each reaching this machine or nothing a board lives on.
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['64:ff9b:1::7f00:1', 'loopback'],
+    ['fec0::1', 'private'],
+    ['100::1', 'reserved'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+    ['2001:db8::1', 'reserved'],
+    ['192.0.2.1', 'reserved'],
+    ['203.0.113.9', 'reserved'],
   ])('%s is %s', (address, kind) => {
     expect(refusedAddressClass(address)).toBe(kind);
   });
