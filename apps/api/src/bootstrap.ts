@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigError, ResolvedConfig } from '@jobctrl/shared/config';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { apiAuth, apiTokenIssues, isLoopbackName, jsonDepthErrorHandler, LoginRateLimits, RevokedSessionRepository, securityHeaders, verifyJsonDepth } from '@jobctrl/shared/api-security';
+import { apiAuth, apiTokenIssues, isLoopbackName, jsonDepthErrorHandler, LoginRateLimits, refuseReservedJsonKeys, RevokedSessionRepository, securityHeaders, verifyJsonDepth } from '@jobctrl/shared/api-security';
 import { AppModule } from './app.module';
 import { strictValidationPipe } from './http/validation';
 import { defaultWebDir, serveWebUi } from './http/web-ui';
@@ -32,6 +32,8 @@ export async function createApi(config: ResolvedConfig, opts: { logger?: false; 
   app.use(auth);
   app.useBodyParser('json', { limit: '100kb', verify: verifyJsonDepth });
   app.use(jsonDepthErrorHandler);
+  // Before the ValidationPipe, which would drop these keys silently.
+  app.use(refuseReservedJsonKeys);
   app.useGlobalPipes(strictValidationPipe());
   app.enableShutdownHooks();
   setupOpenApi(app);

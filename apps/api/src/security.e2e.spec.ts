@@ -7,6 +7,10 @@ import type { INestApplication } from '@nestjs/common';
 import { chromium } from 'playwright-core';
 import request from 'supertest';
 import { loadConfig } from '@jobctrl/shared/config';
+import { UnitOfWorkFactory } from '@jobctrl/shared/db';
+import { JobRepository } from '@jobctrl/shared/jobs';
+import { seedEnrichedJob } from '@jobctrl/shared/jobs/testing';
+import { ApplicationRepository } from '@jobctrl/apply-launcher/application';
 import { DEFAULT_LOGIN_RATE_LIMITS, LoginRateLimits, MAX_JSON_DEPTH } from '@jobctrl/shared/api-security';
 import { createApi } from './bootstrap';
 
@@ -157,7 +161,108 @@ describe('API security with api_token_env set', () => {
   it('a cross-site form post cannot log in (login CSRF)', async () => {
     await http().post('/v1/auth/login').set('origin', 'https://evil.example').type('form').send({ token: TOKEN }).expect(403);
   });
+
+  it('one path grammar for the token check and the router (#39): backslashes, dot segments and doubled slashes are refused 400 before either reads them', async () => {
+    const port = await listeningPort(app);
+    // Sent raw (supertest would normalise some): `/v1/jobs/..\health` read as /v1/health by the token
+    // check (open to loopback peers) reached the jobs controller; `//evil/v1/health` served the UI.
+    await expectPathTricksRefused(port);
+    expect((await from('127.0.0.1', port, 'POST', '/v1/jobs/x/..%5C..%5C..%5Cauth/login', { body: { token: 'nope' } })).status).toBe(400);
+    // Normal paths are untouched: health open to loopback, the rest behind the token, dots inside a segment are no dot segment.
+    expect((await from('127.0.0.1', port, 'GET', '/v1/health')).status).toBe(200);
+    expect((await from('127.0.0.1', port, 'GET', '/v1/jobs')).status).toBe(401);
+    expect((await from('127.0.0.1', port, 'GET', '/v1/jobs/..x')).status).toBe(401);
+    expect((await from('127.0.0.1', port, 'GET', '/v1/jobs?offset=0', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    expect((await from('127.0.0.1', port, 'GET', '/v1/jobs/a..b', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+  });
+
+  it('the login form sends nobody off the site and never answers 500 on its `next` (#39): control characters, other hosts and backslashes fall back to /', async () => {
+    const controls = [...Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)), '\x7f'];
+    const bad = [...controls.map((c) => `/${c}/x`), '//evil.example/', '/\\evil.example', '%2F%2Fevil.example', '/\u20ac', 'https://evil.example/', ' /x'];
+    for (const next of bad) {
+      const ok = await http().post('/v1/auth/login').type('form').send({ token: TOKEN, next });
+      expect({ next, status: ok.status, location: ok.headers['location'] }).toEqual({ next, status: 303, location: '/' });
+      expect((ok.headers['set-cookie'] as unknown as string[])[0]).toContain('jobctrl_session=');
+      const wrong = await http().post('/v1/auth/login').type('form').send({ token: 'nope', next });
+      expect({ next, status: wrong.status, location: wrong.headers['location'] }).toEqual({ next, status: 303, location: '/login?failed=1&next=%2F' });
+      const page = await http().get(`/login?next=${encodeURIComponent(next)}`).expect(200);
+      expect(page.text).toContain('name="next" value="/"');
+    }
+    // A plain path still comes back, query and all, with its cookie (a percent-encoded %0B is just text in a path).
+    expect((await http().post('/v1/auth/login').type('form').send({ token: TOKEN, next: '/%0B/x' }).expect(303)).headers['location']).toBe('/%0B/x');
+    const ok = await http().post('/v1/auth/login').type('form').send({ token: TOKEN, next: '/jobs?stage=prepared&q=a%20b' }).expect(303);
+    expect(ok.headers['location']).toBe('/jobs?stage=prepared&q=a%20b');
+    await http().get('/jobs').set('cookie', (ok.headers['set-cookie'] as unknown as string[])[0].split(';')[0]).expect(200);
+  });
+
+  it('a login body over 8 kB is answered 413 in the API error shape, form or JSON, on a connection that is not reset (#39)', async () => {
+    const port = await listeningPort(app);
+    for (const size of [9 * 1024, 1024 * 1024]) {
+      const form = await from('127.0.0.1', port, 'POST', '/v1/auth/login', { form: { token: 'x'.repeat(size), next: '/' }, headers: { accept: 'text/html' } });
+      expect(form.status).toBe(413);
+      expect(JSON.parse(form.body)).toEqual({ statusCode: 413, error: 'Payload Too Large', message: expect.stringContaining('8192 bytes') });
+      const json = await from('127.0.0.1', port, 'POST', '/v1/auth/login', { body: { token: 'x'.repeat(size) } });
+      expect(json.status).toBe(413);
+      expect(JSON.parse(json.body)).toEqual({ statusCode: 413, error: 'Payload Too Large', message: expect.stringContaining('8192 bytes') });
+    }
+    // Just under the bound it is an ordinary login.
+    expect((await from('127.0.0.1', port, 'POST', '/v1/auth/login', { body: { token: TOKEN, pad: 'x'.repeat(7 * 1024) } })).status).toBe(204);
+  });
+
+  it('two session cookies in one Cookie header: any valid, unrevoked one logs in (#39)', async () => {
+    const valid = (await loginCookie()).split('=')[1];
+    const other = (await loginCookie()).split('=')[1];
+    const forged = `${Math.floor(Date.now() / 1000) + 3600}.AAAAAAAAAAAAAAAA.forged`;
+    for (const header of [`jobctrl_session=bogus; jobctrl_session=${valid}`, `jobctrl_session=${forged}; a=1; jobctrl_session=${valid}`, `jobctrl_session=${valid}; jobctrl_session=bogus`]) {
+      await http().get('/v1/jobs').set('cookie', header).expect(200);
+    }
+    await http().get('/v1/jobs').set('cookie', 'jobctrl_session=bogus; jobctrl_session=also-bogus').expect(401);
+    // Logout ends every session it is shown; a session it was not shown still works.
+    await http().post('/v1/auth/logout').set('cookie', `jobctrl_session=bogus; jobctrl_session=${valid}`).expect(204);
+    await http().get('/v1/jobs').set('cookie', `jobctrl_session=${valid}`).expect(401);
+    await http().get('/v1/jobs').set('cookie', `jobctrl_session=${valid}; jobctrl_session=${other}`).expect(200);
+  });
 });
+
+/**
+ * Request targets the token check (WHATWG URL: backslash = slash, dot segments resolved, `//host`
+ * an authority) and express's router (the raw path) used to read differently (#39).
+ */
+const PATH_TRICKS = [
+  '/v1/jobs/..\\health',
+  '/v1/jobs/..%5Chealth',
+  '/v1/jobs/..%5chealth',
+  '/v1/jobs/%2e%2e/health',
+  '/v1/jobs/.%2E/health',
+  '/v1/jobs/%2E./health',
+  '/v1/jobs/../health',
+  '/v1/./health',
+  '/v1/health/.',
+  '/v1/jobs/%2e',
+  '//evil/v1/health',
+  '//evil.example/',
+  '/v1//jobs',
+  '/v1/jobs//',
+  '/\\evil/v1/health',
+  '/v1/health#/../jobs',
+  'http://evil.example/v1/health',
+];
+
+/** Each of PATH_TRICKS, sent raw (node's http.request leaves the path as it is), is a 400 in the API error shape. */
+async function expectPathTricksRefused(port: number): Promise<void> {
+  for (const target of PATH_TRICKS) {
+    const res = await from('127.0.0.1', port, 'GET', target);
+    expect({ target, status: res.status }).toEqual({ target, status: 400 });
+    expect(JSON.parse(res.body)).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringContaining('path') });
+  }
+}
+
+/** The server's port, listening on loopback first when no test has yet (supertest alone never listens). */
+async function listeningPort(app: INestApplication): Promise<number> {
+  const server = app.getHttpServer() as http.Server;
+  if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return (server.address() as { port: number }).port;
+}
 
 /** One request from a chosen loopback source address (127.0.0.0/8 is all this machine): an attacker and the user told apart. */
 function from(source: string, port: number, method: string, url: string, opts: { body?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
@@ -354,6 +459,60 @@ describe('API security on the default loopback bind (no token)', () => {
     // 100 kB of brackets: refused by depth before any parse.
     await http().post('/v1/pipeline/runs').set('content-type', 'application/json').send('['.repeat(90_000)).expect(400);
     await http().post('/v1/pipeline/runs').set('content-type', 'application/json').send(JSON.stringify({ stages: ['discover'], pad: 'x'.repeat(200_000) })).expect(413);
+  });
+
+  it('one path grammar without a token too (#39): the same tricks are refused 400, normal paths pass', async () => {
+    const port = await listeningPort(app);
+    await expectPathTricksRefused(port);
+    expect((await from('127.0.0.1', port, 'GET', '/v1/health')).status).toBe(200);
+    expect((await from('127.0.0.1', port, 'GET', '/jobs/abc', { headers: { accept: 'text/html' } })).status).toBe(200);
+    expect((await from('127.0.0.1', port, 'GET', '/assets/index-abc.js')).status).toBe(200);
+  });
+
+  it('paging bounds: a huge offset or limit is a 400 naming it, not a 500 (#39)', async () => {
+    const cases: Array<[string, string]> = [
+      ['/v1/jobs?offset=99999999999999999999999', 'offset'],
+      ['/v1/jobs?offset=9007199254740992', 'offset'],
+      ['/v1/jobs?offset=1e400', 'offset'],
+      ['/v1/jobs?limit=99999999999999999999999', 'limit'],
+      ['/v1/jobs?limit=1e400', 'limit'],
+      ['/v1/pipeline/runs?offset=99999999999999999999999', 'offset'],
+    ];
+    for (const [url, field] of cases) {
+      const res = await http().get(url);
+      expect({ url, status: res.status }).toEqual({ url, status: 400 });
+      expect([...new Set(res.body.errors.map((e: { field: string }) => e.field))]).toEqual([field]);
+    }
+    // The largest offset SQLite is given is still an integer to it: an empty page, not an error.
+    const last = await http().get(`/v1/jobs?offset=${Number.MAX_SAFE_INTEGER}`).expect(200);
+    expect(last.body).toMatchObject({ items: [], offset: Number.MAX_SAFE_INTEGER });
+    await http().get(`/v1/pipeline/runs?offset=${Number.MAX_SAFE_INTEGER}`).expect(200);
+  });
+
+  it('answers under keys JavaScript objects treat specially are kept, or refused by name, never dropped (#39)', async () => {
+    const config = loadConfig({ path: path.join(dir, 'config.json'), env: { TEMPORAL_ADDRESS: temporalAddress as string } });
+    const uow = new UnitOfWorkFactory({ databasePath: config.databasePath, entities: [] });
+    const key = 'j_proto_keys';
+    await seedEnrichedJob(new JobRepository(uow), { jobKey: key, title: 'Engineer', company: 'Acme', description: 'Build things.' });
+    const stored = async () => Object.entries(await new ApplicationRepository(uow).answersOf(key)).sort();
+
+    // Object.prototype's method names are ordinary question keys: saved, answered back, read back.
+    const kept = { toString: 'a', valueOf: 'b', hasOwnProperty: 'c', isPrototypeOf: 'd', __defineGetter__: 'e', 'How did you hear about us?': 'A friend' };
+    const saved = await http().put(`/v1/jobs/${key}/answers`).send({ answers: kept }).expect(200);
+    expect(Object.entries(saved.body.answers).sort()).toEqual(Object.entries(kept).sort());
+    expect(await stored()).toEqual(Object.entries(kept).sort());
+
+    // __proto__, constructor and prototype are refused by name (written raw: JSON.parse makes "__proto__" an own key), and nothing is written.
+    for (const name of ['constructor', 'prototype', '__proto__']) {
+      const res = await http().put(`/v1/jobs/${key}/answers`).set('content-type', 'application/json').send(`{"answers":{"q":"kept?","${name}":"x"}}`);
+      expect({ name, status: res.status }).toEqual({ name, status: 400 });
+      expect(res.body.errors).toEqual([expect.objectContaining({ field: `answers.${name}` })]);
+      expect(await stored()).toEqual(Object.entries(kept).sort());
+    }
+    // Anywhere in any body, not only answers.
+    const nested = await http().post('/v1/sources').set('content-type', 'application/json').send('{"kind":"greenhouse","name":"Acme","config":{"board_token":"acme","constructor":"x"}}').expect(400);
+    expect(nested.body.errors).toEqual([expect.objectContaining({ field: 'config.constructor' })]);
+    await http().get('/v1/sources').expect(200, []);
   });
 });
 

@@ -24,10 +24,12 @@ export function PageQueryDto(maxLimit: number): new () => PageQuery {
     @Max(maxLimit)
     limit?: number;
 
+    // Bounded so the database gets an integer: past 2^53 a number is a float to SQLite (a 500, #39).
     @IsOptional()
     @Type(() => Number)
     @IsInt()
     @Min(0)
+    @Max(Number.MAX_SAFE_INTEGER)
     offset?: number;
   }
   return PageQueryBase;

@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import { IsBoolean, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 /** POST /v1/jobs/:jobKey/apply */
@@ -11,6 +12,9 @@ export class StartApplyDto {
 /** PUT /v1/jobs/:jobKey/answers: `{answers: {[questionKey or label]: string}}`, replacing what was saved. */
 export class SaveAnswersDto {
   // Each entry is checked by the service (keys are free text, so class-validator cannot name them).
+  // The body's own object, not class-transformer's copy: the copy skips every key that names a method
+  // of Object.prototype (toString, valueOf, hasOwnProperty…), and such an answer was lost (#39).
+  @Transform(({ obj }) => (obj as { answers?: unknown }).answers)
   @IsObject()
   answers!: Record<string, unknown>;
 }

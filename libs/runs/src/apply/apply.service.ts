@@ -178,14 +178,15 @@ function validAnswers(raw: Record<string, unknown>): SavedAnswers {
   const errors: FieldError[] = [];
   const entries = Object.entries(raw);
   if (entries.length > ANSWER_LIMITS.entries) errors.push({ field: 'answers', value: `${entries.length} entries`, rule: `at most ${ANSWER_LIMITS.entries} answers` });
-  const answers: SavedAnswers = {};
+  const answers: Array<[string, string]> = [];
   for (const [key, value] of entries) {
     const field = `answers.${key}`;
     if (key.trim() === '' || key.length > ANSWER_LIMITS.keyChars) errors.push({ field, value: key, rule: `the question key must be 1 to ${ANSWER_LIMITS.keyChars} characters` });
     else if (typeof value !== 'string') errors.push({ field, value, rule: 'must be a string' });
     else if (value.length > ANSWER_LIMITS.valueChars) errors.push({ field, value: `${value.slice(0, 40)}…`, rule: `at most ${ANSWER_LIMITS.valueChars} characters` });
-    else answers[key] = value;
+    else answers.push([key, value]);
   }
   if (errors.length > 0) throw badRequest(errors);
-  return answers;
+  // fromEntries defines each key as its own property (an assignment to "__proto__" would be lost).
+  return Object.fromEntries(answers);
 }

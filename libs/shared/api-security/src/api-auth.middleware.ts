@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { readCookie, RevokedSession, RevokedSessionStore, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, SessionSigner, sameSecret } from './api-token';
+import { readCookies, RevokedSession, RevokedSessionStore, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, SessionSigner, sameSecret } from './api-token';
 import { loginPage, safeNext } from './login-page';
 import { DEFAULT_LOGIN_RATE_LIMITS, LoginRateLimiter, LoginRateLimits } from './login-rate-limit';
 import { crossSiteRefusal, fromLoopbackPeer } from './request-origin';
+import { requestPathRefusal } from './request-path';
 
 export const LOGIN_PAGE_PATH = '/login';
 export const LOGIN_PATH = '/v1/auth/login';
@@ -71,14 +72,14 @@ function readBody(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // Past the bound the rest is read and dropped rather than the socket destroyed: a socket closed with
+    // bytes still unread is reset, and the client never saw the 413 (#39). The server's request timeout
+    // bounds how long a client can keep sending.
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_LOGIN_BODY_BYTES) {
-        resolve(null);
-        req.destroy();
-      } else chunks.push(chunk);
+      if (size <= MAX_LOGIN_BODY_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(size > MAX_LOGIN_BODY_BYTES ? null : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }
@@ -157,6 +158,9 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
   }
 
   return (req, res, next) => {
+    // First, token or not: the path read below must be the one the router gets (see requestPathRefusal).
+    const badPath = requestPathRefusal(req.url ?? '/');
+    if (badPath) return sendError(res, 400, 'Bad Request', badPath);
     const url = new URL(req.url ?? '/', 'http://jobctrl.invalid');
     const path = url.pathname;
     const method = req.method ?? 'GET';
@@ -173,7 +177,8 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
     }
     if (path === LOGIN_PATH && method === 'POST') return void login(req, res).catch(next);
     if (path === LOGOUT_PATH && method === 'POST') {
-      const revoked = sessions?.revoke(readCookie(req.headers.cookie, SESSION_COOKIE)) ?? null;
+      // Every session the browser showed ends: it may hold more than one under our name (see readCookies).
+      const revoked = sessions ? readCookies(req.headers.cookie, SESSION_COOKIE).map((c) => sessions.revoke(c)).filter((r): r is RevokedSession => r !== null) : [];
       const done = () => {
         res.statusCode = 204;
         res.setHeader('set-cookie', sessionCookie(req, '', 0));
@@ -181,8 +186,9 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
       };
       // Answered once the revocation is on disk: a logout the user saw succeed survives a restart.
       const store = opts.revocations?.store;
-      if (!revoked || !store) return done();
-      return void store.add(revoked, Math.floor((opts.now ?? Date.now)() / 1000)).then(done, next);
+      if (revoked.length === 0 || !store) return done();
+      const nowSeconds = Math.floor((opts.now ?? Date.now)() / 1000);
+      return void revoked.reduce((written, r) => written.then(() => store.add(r, nowSeconds)), Promise.resolve()).then(done, next);
     }
     if (!sessions || !token) return next();
 
@@ -200,7 +206,7 @@ export function apiAuthMiddleware(opts: ApiAuthOptions): Middleware {
       if (limited(req, res, false, null)) return;
       return sameSecret(bearer[1], token) ? next() : wrongToken(req, res, null, () => refuse(res, 'wrong API token'));
     }
-    if (sessions.valid(readCookie(req.headers.cookie, SESSION_COOKIE))) return next();
+    if (readCookies(req.headers.cookie, SESSION_COOKIE).some((c) => sessions.valid(c))) return next();
 
     // A person opening the UI (or the docs page) is sent to the login page; scripts and the UI's fetch get the 401.
     if ((method === 'GET' || method === 'HEAD') && (req.headers.accept ?? '').includes('text/html')) {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
-import { readCookie, SESSION_MAX_AGE_SECONDS, SessionSigner, sameSecret } from './api-token';
+import { readCookies, SESSION_MAX_AGE_SECONDS, SessionSigner, sameSecret } from './api-token';
 import { jsonDepthExceeds } from './json-depth';
+import { reservedJsonKeys } from './json-keys';
 import { safeNext } from './login-page';
 import { apiTokenIssues, isLoopbackName } from './request-origin';
 
@@ -59,9 +60,13 @@ describe('SessionSigner', () => {
   });
 
   it('reads one cookie among several', () => {
-    expect(readCookie('a=1; jobctrl_session=12.n.ab-_; b=2', 'jobctrl_session')).toBe('12.n.ab-_');
-    expect(readCookie('xjobctrl_session=1', 'jobctrl_session')).toBeUndefined();
-    expect(readCookie(undefined, 'jobctrl_session')).toBeUndefined();
+    expect(readCookies('a=1; jobctrl_session=12.n.ab-_; b=2', 'jobctrl_session')).toEqual(['12.n.ab-_']);
+    expect(readCookies('xjobctrl_session=1', 'jobctrl_session')).toEqual([]);
+    expect(readCookies(undefined, 'jobctrl_session')).toEqual([]);
+  });
+
+  it('reads every value of a cookie sent twice, in order (#39: a stray first one must not hide the session)', () => {
+    expect(readCookies('jobctrl_session=bogus; a=1; jobctrl_session=12.n.ab-_', 'jobctrl_session')).toEqual(['bogus', '12.n.ab-_']);
   });
 });
 
@@ -77,6 +82,21 @@ describe('request rules', () => {
   it('after login, only a path on this site: no open redirect', () => {
     expect(safeNext('/jobs?stage=prepared')).toBe('/jobs?stage=prepared');
     for (const bad of ['//evil.example/', 'https://evil.example/', '/\\evil.example', 'jobs', '', null, 7]) expect(safeNext(bad)).toBe('/');
+  });
+
+  it('after login, no control character or non-ASCII in the Location header (#39: /%0B/x was a 500)', () => {
+    for (let c = 0; c < 0x20; c++) expect(safeNext(`/${String.fromCharCode(c)}/x`)).toBe('/');
+    for (const bad of ['/\x7f', '/\u20ac', '/a b', '/\t/evil.example', '/x'.repeat(1001)]) expect(safeNext(bad)).toBe('/');
+    expect(safeNext('/jobs/abc?q=a%20b&stage=prepared#top')).toBe('/jobs/abc?q=a%20b&stage=prepared#top');
+  });
+
+  it('JSON keys the ValidationPipe would drop are named by their path (#39)', () => {
+    expect(reservedJsonKeys(JSON.parse('{"answers":{"q":"a","__proto__":"x","constructor":"y"},"items":[{"prototype":1}],"toString":"kept"}'))).toEqual([
+      { field: 'answers.__proto__', value: 'x', rule: expect.stringContaining('"__proto__" is not accepted') },
+      { field: 'answers.constructor', value: 'y', rule: expect.any(String) },
+      { field: 'items.0.prototype', value: 1, rule: expect.any(String) },
+    ]);
+    for (const fine of [null, 'x', 3, [], { a: { b: [1, { c: 'd' }] } }]) expect(reservedJsonKeys(fine)).toEqual([]);
   });
 
   it('loopback names', () => {

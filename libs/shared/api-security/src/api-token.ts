@@ -88,11 +88,17 @@ export class SessionSigner {
   }
 }
 
-/** One cookie's value from a Cookie header (no decoding: ours is plain base64url). */
-export function readCookie(header: string | undefined, name: string): string | undefined {
+/**
+ * Every value a Cookie header gives `name`, in order (no decoding: ours is plain base64url). A browser
+ * sends a name more than once when it holds several cookies of that name (another Path, or one set for
+ * a parent domain by a sibling site), so callers try each: reading only the first let any stray cookie
+ * log the person out (#39).
+ */
+export function readCookies(header: string | undefined, name: string): string[] {
+  const values: string[] = [];
   for (const part of (header ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
   }
-  return undefined;
+  return values;
 }

@@ -2,11 +2,14 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 /**
  * Where to go after logging in: a path on this site only. Anything else ('//evil.example', a full
- * URL, a backslash trick) becomes '/', so the login form is no open redirect.
+ * URL, a backslash trick) becomes '/', so the login form is no open redirect. Visible ASCII only:
+ * browsers drop tabs and newlines from a URL ('/\t/evil' would become '//evil'), and node refuses a
+ * Location header holding a control character or anything beyond Latin-1 (that was a 500, #39). The
+ * paths the API itself sends here (a URL's pathname and search) are percent-encoded ASCII already.
  */
 export function safeNext(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || /[\\\r\n\t]/.test(next)) return '/';
-  return next.length > 2000 ? '/' : next;
+  if (typeof next !== 'string' || next.length > 2000 || !/^\/[\x21-\x7e]*$/.test(next) || next.startsWith('//') || next.includes('\\')) return '/';
+  return next;
 }
 
 /**
