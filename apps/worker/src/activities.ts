@@ -31,6 +31,8 @@ export interface PipelineSettings {
   hostPolicy: { minSpacingMs: number; maxInFlightPerHost: number; allowedPrivateHosts: readonly string[] };
   /** file_source_dirs: the only folders file sources are read from (default: the schema's, <app_dir>/imports). */
   fileSourceDirs?: readonly string[];
+  /** file_source_max_bytes: the largest file a file source reads (default: the schema's). */
+  fileSourceMaxBytes?: number;
   enrichmentPollMs?: number;
   /** Chromium for JavaScript-rendered detail pages (browser_executable_path); none = such pages keep the source text. */
   browserExecutablePath?: string;
@@ -160,6 +162,7 @@ export function buildActivities(deps: ActivityDeps) {
       http,
       internalConcurrency: liveConcurrency,
       fileSourceDirs: deps.pipeline.fileSourceDirs ?? SCHEMA_DEFAULTS.fileSourceDirs,
+      fileSourceMaxBytes: deps.pipeline.fileSourceMaxBytes ?? SCHEMA_DEFAULTS.fileSourceMaxBytes,
       startPreparation: handOff,
       onJobsCommitted: (runId) => commits.notify(runId),
     }),

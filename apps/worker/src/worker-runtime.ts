@@ -55,6 +55,7 @@ export class WorkerRuntime {
           internalConcurrency: () => this.live.pipelineInternalConcurrency(),
           hostPolicy: { ...this.config.hostPolicy, allowedPrivateHosts: this.config.allowedPrivateHosts },
           fileSourceDirs: this.config.fileSourceDirs,
+          fileSourceMaxBytes: this.config.fileSourceMaxBytes,
           browserExecutablePath: this.config.browserExecutablePath,
           preparation: { llm: this.config.llm, live: preparationLive, heartbeatStaleMs: this.config.heartbeat.staleMs },
           availability: preparationLive,

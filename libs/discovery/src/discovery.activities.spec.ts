@@ -8,7 +8,7 @@ import { DiscoveryRunRepository, JobRepository } from '@jobctrl/shared/jobs';
 import { seedEnrichedJob } from '@jobctrl/shared/jobs/testing';
 import { useBoardSimulator } from './adapters/testing/board-simulator.testing';
 import type { FamilyOutcome } from '@jobctrl/pipeline/contracts';
-import { createDiscoveryActivities } from './discovery.activities';
+import { createDiscoveryActivities, type DiscoveryActivityDeps } from './discovery.activities';
 import { DiscoveryRuntimeRepository } from './discovery-runtime.repository';
 import { DiscoveryRuntimeSettingsEntity } from './discovery-runtime-settings.entity';
 import { SourceEntity } from './sources/source.entity';
@@ -30,8 +30,9 @@ beforeEach(async () => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function activities(started: string[] = [], allowedPrivateHosts = ['127.0.0.1'], startPreparation?: (j: { idempotencyKey: string }) => Promise<void>) {
+function activities(started: string[] = [], allowedPrivateHosts = ['127.0.0.1'], startPreparation?: (j: { idempotencyKey: string }) => Promise<void>, more: Partial<DiscoveryActivityDeps> = {}) {
   return createDiscoveryActivities({
+    ...more,
     sources: new SourceRepository(uow),
     runtime: new DiscoveryRuntimeRepository(uow),
     jobs: new JobRepository(uow),
@@ -144,5 +145,17 @@ describe('discovery activities', () => {
       new MockActivityEnvironment().run(activities([], []).discoverySourceFamily, { runId: 'r1', family: { family: 'greenhouse', sourceIds: [s.id] }, internalConcurrency: 3 }),
     ).rejects.toMatchObject({ type: 'family_failed', nonRetryable: true, message: expect.stringMatching(/acme: refused .*127\.0\.0\.1.*loopback.*allowed_private_hosts/) });
     expect(JSON.stringify(sim().stats().requests)).toBe(before);
+  });
+
+  it('fails a family whose file source outgrew file_source_max_bytes as non-retryable, naming the file, its size and the key (#39)', async () => {
+    fs.writeFileSync(path.join(dir, 'jobs.json'), JSON.stringify([{ url: 'https://jobs.example/1', title: 'Dev', company: 'Acme' }]).padEnd(200));
+    const s = await sources.create({ kind: 'file', name: 'export', config: { path: 'jobs.json' } });
+    await expect(
+      new MockActivityEnvironment().run(activities([], [], undefined, { fileSourceDirs: [dir], fileSourceMaxBytes: 100 }).discoverySourceFamily, {
+        runId: 'r1',
+        family: { family: 'file', sourceIds: [s.id] },
+        internalConcurrency: 3,
+      }),
+    ).rejects.toMatchObject({ type: 'family_failed', nonRetryable: true, message: 'export: file source jobs.json refused: is 200 bytes, more than file_source_max_bytes (100)' });
   });
 });

@@ -22,6 +22,8 @@ export interface DiscoveryActivityDeps {
   internalConcurrency: () => number;
   /** file_source_dirs: the only folders a file source is read from (#15). */
   fileSourceDirs?: readonly string[];
+  /** file_source_max_bytes: the largest file source read (#39). */
+  fileSourceMaxBytes?: number;
   /** Starts prep-{idempotency_key} with USE_EXISTING (composed by the worker app). */
   /** mode full carries a scored-but-not-tailored straggler on (a new execution under the same id). */
   startPreparation: (job: { jobKey: string; idempotencyKey: string }, mode?: 'score' | 'full') => Promise<void>;
@@ -77,7 +79,7 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
         const source = await deps.sources.find(sourceId);
         if (!source) continue; // deleted after planning: nothing to crawl
         try {
-          jobs += await crawlSource(deps, runId, family, source, { http: deps.http, signal, internalConcurrency, fileSourceDirs: deps.fileSourceDirs }, (n) => ctx.heartbeat({ sourceId, jobs: n }));
+          jobs += await crawlSource(deps, runId, family, source, { http: deps.http, signal, internalConcurrency, fileSourceDirs: deps.fileSourceDirs, fileSourceMaxBytes: deps.fileSourceMaxBytes }, (n) => ctx.heartbeat({ sourceId, jobs: n }));
         } catch (err) {
           // A cancel (run cancelled, or the attempt given up) that interrupted a fetch or a host
           // cooldown is a cancellation, not a family failure.

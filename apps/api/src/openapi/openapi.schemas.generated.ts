@@ -2735,6 +2735,10 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
           "nullable": true,
           "description": "Folders file sources may read from (relative to the config file's folder); null means `<app_dir>/imports`."
         },
+        "file_source_max_bytes": {
+          "type": "number",
+          "description": "The largest file a file source reads, in bytes (default 100 MB): a larger one fails its source\nunread, as does one that grows past it while it is read. At most 500 MB: a file's text is one\nstring, and V8 cannot make one much longer."
+        },
         "worker_heartbeat_interval_seconds": {
           "type": "number"
         },
@@ -2836,6 +2840,7 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "api_token_env",
         "allowed_private_hosts",
         "file_source_dirs",
+        "file_source_max_bytes",
         "worker_heartbeat_interval_seconds",
         "worker_heartbeat_stale_seconds",
         "browser_executable_path",

@@ -990,6 +990,12 @@ export type components = {
             database_path: string | null;
             /** @description Folders file sources may read from (relative to the config file's folder); null means `<app_dir>/imports`. */
             file_source_dirs: string[] | null;
+            /**
+             * @description The largest file a file source reads, in bytes (default 100 MB): a larger one fails its source
+             *     unread, as does one that grows past it while it is read. At most 500 MB: a file's text is one
+             *     string, and V8 cannot make one much longer.
+             */
+            file_source_max_bytes: number;
             /** @description Shared host policy: requests in flight per host. */
             host_max_in_flight: number;
             /** @description Shared host policy: minimum time between request starts to one host (politeness; 0 in tests). */

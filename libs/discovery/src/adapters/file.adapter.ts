@@ -60,7 +60,7 @@ export class FileSourceAdapter implements SourceAdapter<FileSourceConfig> {
     const dirs = ctx.fileSourceDirs ?? [];
     // Read only inside file_source_dirs, checked again now on what is actually opened (#15).
     const where = pathToFileURL(await resolveFileSourcePath(config.path, dirs)).href;
-    const text = await readFileSourceInside(config.path, dirs, ctx.signal);
+    const text = await readFileSourceInside(config.path, dirs, { signal: ctx.signal, maxBytes: ctx.fileSourceMaxBytes });
     const rows = config.format === 'csv' ? csvRows(text, where) : jsonRows(text, where);
     const postings = rows.map((row, i) => {
       if (!isPlainObject(row)) throw new MalformedResponseError(where, `record ${i + 1} is not an object`);

@@ -43,6 +43,8 @@ export interface DiscoverContext {
   internalConcurrency?: number;
   /** file_source_dirs: a file source is read only inside these (none: no file source is read). */
   fileSourceDirs?: readonly string[];
+  /** file_source_max_bytes: a larger file source fails its family unread (default: the schema's). */
+  fileSourceMaxBytes?: number;
 }
 
 /** How a config field's value is written (the forms the web UI builds from GET /v1/sources/kinds). */

@@ -1,6 +1,7 @@
-import { constants as fsConstants } from 'node:fs';
-import { open, readlink, realpath } from 'node:fs/promises';
+import { constants as fsConstants, type Stats } from 'node:fs';
+import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { defaultResolvedConfig } from '@jobctrl/shared/config';
 import { AddressGuard, HostRefusedError, type ResolveHost } from '@jobctrl/shared/http';
 import type { SourceConfigField } from '../adapters/source-adapter.model';
 
@@ -23,7 +24,6 @@ export interface SourceAddressIssue {
   rule: string;
 }
 
-/** A file source path the rules refuse (outside every file_source_dirs entry, or unreadable as such). */
 /** The Nest token the API's SourceService reads its policy from (DiscoveryModule builds it from the config). */
 export const SOURCE_ADDRESS_POLICY = Symbol('SOURCE_ADDRESS_POLICY');
 
@@ -32,17 +32,38 @@ export function sourceAddressPolicyOf(config: { allowedPrivateHosts: readonly st
   return { allowedPrivateHosts: config.allowedPrivateHosts, fileSourceDirs: config.fileSourceDirs };
 }
 
+/** Why a file source was refused; the same file is refused the same way until someone changes it. */
+export type FileSourceRefusal = 'file_source_outside_dirs' | 'file_source_not_regular' | 'file_source_too_large' | 'file_source_read_timeout';
+
+/**
+ * A file source the rules refuse: outside every file_source_dirs entry, not a regular file, larger
+ * than file_source_max_bytes, or not read in time.
+ */
 export class FileSourceRefusedError extends Error {
   override readonly name = 'FileSourceRefusedError';
-  readonly code = 'file_source_outside_dirs';
   readonly retryable = false;
 
   constructor(
     readonly requested: string,
     readonly why: string,
+    readonly code: FileSourceRefusal = 'file_source_outside_dirs',
   ) {
     super(`file source ${requested} refused: ${why}`);
   }
+}
+
+/** How long one file source may take to read (#39): a slow or stalled read frees its activity slot then. */
+export const FILE_SOURCE_READ_DEADLINE_MS = 60_000;
+/** Bytes per read: the cap and the deadline are checked between reads. */
+const READ_CHUNK_BYTES = 64 * 1024;
+
+export interface FileSourceReadOptions {
+  /** The activity's cancellation: an abort stops the read between chunks. */
+  signal?: AbortSignal;
+  /** file_source_max_bytes (default: the schema's). */
+  maxBytes?: number;
+  /** Default FILE_SOURCE_READ_DEADLINE_MS; tests shorten it. */
+  deadlineMs?: number;
 }
 
 /**
@@ -93,10 +114,15 @@ export async function sourceAddressIssues(
   }
   if (kind === 'file' && typeof config['path'] === 'string' && config['path'] !== '') {
     try {
-      await resolveFileSourcePath(config['path'], policy.fileSourceDirs);
+      const real = await resolveFileSourcePath(config['path'], policy.fileSourceDirs);
+      // stat, never open: opening a FIFO to look at it would block the API as it blocked the worker (#39).
+      const stats = await stat(real).catch((err: NodeJS.ErrnoException) => {
+        throw new FileSourceRefusedError(config['path'] as string, `cannot be examined (${err.code ?? String(err)})`);
+      });
+      refuseUnlessRegular(config['path'], stats);
     } catch (err) {
       if (!(err instanceof FileSourceRefusedError)) throw err;
-      issues.push({ field: 'config.path', value: config['path'], rule: `must be a readable file inside file_source_dirs (${policy.fileSourceDirs.join(', ')}): ${err.why}` });
+      issues.push({ field: 'config.path', value: config['path'], rule: `must be a readable regular file inside file_source_dirs (${policy.fileSourceDirs.join(', ')}): ${err.why}` });
     }
   }
   return issues;
@@ -123,19 +149,79 @@ export async function resolveFileSourcePath(requested: string, dirs: readonly st
  * Reads a file source, refusing anything outside `dirs` at read time too: the file is opened first
  * and the path of what was actually opened (/proc/self/fd) is checked before a byte is read, so a
  * folder or link swapped between the check and the open cannot redirect the read elsewhere.
+ *
+ * Nothing in the folder can hold the worker (#39): the open does not wait for a FIFO's writer, only
+ * a regular file (by the opened descriptor) is read, at most `maxBytes` of it (by its size first,
+ * then while reading, since it may grow), within `deadlineMs`, and an abort stops it between chunks.
  */
-export async function readFileSourceInside(requested: string, dirs: readonly string[], signal?: AbortSignal): Promise<string> {
+export async function readFileSourceInside(requested: string, dirs: readonly string[], options: FileSourceReadOptions = {}): Promise<string> {
+  const { signal, maxBytes = defaultMaxBytes(), deadlineMs = FILE_SOURCE_READ_DEADLINE_MS } = options;
   const real = await resolveFileSourcePath(requested, dirs);
-  const handle = await open(real, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+  signal?.throwIfAborted();
+  // O_NONBLOCK: a FIFO without a writer would otherwise block the open in libuv's thread pool, where
+  // no cancel reaches it. A regular file ignores the flag.
+  const handle = await open(real, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK).catch((err: NodeJS.ErrnoException) => {
+    // ENXIO: a socket, or a device without its driver. ELOOP: swapped for a link since the check.
+    if (err.code === 'ENXIO') throw new FileSourceRefusedError(requested, 'is not a regular file (socket or device)', 'file_source_not_regular');
+    if (err.code === 'ELOOP') throw new FileSourceRefusedError(requested, `became a symbolic link after it was resolved to ${real}`);
+    throw err;
+  });
   try {
     const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
     // Without /proc (not Linux) the resolved path above is the check that remains.
     if (opened !== null && !(await isInside(opened, dirs))) throw new FileSourceRefusedError(requested, `opened ${opened}, outside file_source_dirs`);
-    if (!(await handle.stat()).isFile()) throw new FileSourceRefusedError(requested, 'is not a regular file');
-    return await handle.readFile({ encoding: 'utf8', signal });
+    const stats = await handle.stat();
+    refuseUnlessRegular(requested, stats);
+    if (stats.size > maxBytes) throw new FileSourceRefusedError(requested, `is ${stats.size} bytes, more than file_source_max_bytes (${maxBytes})`, 'file_source_too_large');
+    return await readBounded(handle, requested, { signal, maxBytes, deadline: Date.now() + deadlineMs, deadlineMs });
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The text of an opened file, chunk by chunk: never more than maxBytes + 1 bytes are read (the one
+ * beyond tells a file that grew past the cap), and UTF-8 is decoded as it streams so a character
+ * split between two chunks comes out whole.
+ */
+async function readBounded(handle: FileHandle, requested: string, limits: { signal?: AbortSignal; maxBytes: number; deadline: number; deadlineMs: number }): Promise<string> {
+  const decoder = new TextDecoder('utf-8');
+  const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, limits.maxBytes + 1));
+  const parts: string[] = [];
+  let total = 0;
+  for (;;) {
+    limits.signal?.throwIfAborted();
+    if (Date.now() >= limits.deadline) throw new FileSourceRefusedError(requested, `was not read within ${limits.deadlineMs / 1000} s`, 'file_source_read_timeout');
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, limits.maxBytes + 1 - total), null);
+    if (bytesRead === 0) break;
+    total += bytesRead;
+    if (total > limits.maxBytes) throw new FileSourceRefusedError(requested, `grew past file_source_max_bytes (${limits.maxBytes}) while it was read`, 'file_source_too_large');
+    parts.push(decoder.decode(buffer.subarray(0, bytesRead), { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}
+
+/** Only a regular file is a file source: a FIFO or a device could block a read, or never end one. */
+function refuseUnlessRegular(requested: string, stats: Stats): void {
+  if (!stats.isFile()) throw new FileSourceRefusedError(requested, `is not a regular file (${kindOf(stats)})`, 'file_source_not_regular');
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isFIFO()) return 'fifo';
+  if (stats.isCharacterDevice()) return 'character device';
+  if (stats.isBlockDevice()) return 'block device';
+  if (stats.isSocket()) return 'socket';
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isSymbolicLink()) return 'symbolic link';
+  return 'unknown kind';
+}
+
+let schemaMaxBytes: number | undefined;
+/** The schema's file_source_max_bytes, for callers without a resolved config (tests, harnesses). */
+function defaultMaxBytes(): number {
+  schemaMaxBytes ??= defaultResolvedConfig().fileSourceMaxBytes;
+  return schemaMaxBytes;
 }
 
 async function isInside(real: string, dirs: readonly string[]): Promise<boolean> {

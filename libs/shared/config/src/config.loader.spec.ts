@@ -50,6 +50,7 @@ describe('config loading', () => {
       api: { host: '127.0.0.1', port: 3000 },
       allowedPrivateHosts: [],
       fileSourceDirs: [join(dir, '.jobctrl', 'imports')],
+      fileSourceMaxBytes: 104_857_600,
       heartbeat: { intervalMs: 5000, staleMs: 30000 },
       dailySpendCeilingUsd: 5,
       llm: { provider: 'extractive', timeoutMs: 60_000, prices: {} },
@@ -108,6 +109,7 @@ describe('config loading', () => {
       api_token_env: 'JOBCTRL_API_TOKEN',
       allowed_private_hosts: ['Board.LAN', '[::1]'],
       file_source_dirs: ['imports', '/srv/exports'],
+      file_source_max_bytes: 5_000_000,
       worker_heartbeat_interval_seconds: 2,
       worker_heartbeat_stale_seconds: 9,
       daily_spend_ceiling_usd: 0,
@@ -122,6 +124,7 @@ describe('config loading', () => {
     expect(config.api).toEqual({ host: '0.0.0.0', port: 0, tokenEnv: 'JOBCTRL_API_TOKEN', token: 'api-secret' });
     expect(config.allowedPrivateHosts).toEqual(['board.lan', '::1']);
     expect(config.fileSourceDirs).toEqual([join(dir, 'imports'), '/srv/exports']);
+    expect(config.fileSourceMaxBytes).toBe(5_000_000);
     expect(config.heartbeat).toEqual({ intervalMs: 2000, staleMs: 9000 });
     expect(config.dailySpendCeilingUsd).toBe(0);
     expect(config.llm).toEqual({ provider: 'anthropic', model: 'claude', apiKeyEnv: 'ANTHROPIC_API_KEY', timeoutMs: 60_000, prices: {} });

@@ -98,6 +98,7 @@ export function resolveSettings(
     api: apiSettings(settings, env),
     allowedPrivateHosts: settings.allowed_private_hosts.map((host) => host.toLowerCase().replace(/^\[(.*)\]$/, '$1')),
     fileSourceDirs: (settings.file_source_dirs ?? [join(appDir, 'imports')]).map(fromConfigDir),
+    fileSourceMaxBytes: settings.file_source_max_bytes,
     heartbeat: {
       intervalMs: settings.worker_heartbeat_interval_seconds * 1000,
       staleMs: settings.worker_heartbeat_stale_seconds * 1000,

@@ -325,6 +325,14 @@ export class JobctrlSettings {
   @NullOr(PathList())
   file_source_dirs: string[] | null = null;
 
+  /**
+   * The largest file a file source reads, in bytes (default 100 MB): a larger one fails its source
+   * unread, as does one that grows past it while it is read. At most 500 MB: a file's text is one
+   * string, and V8 cannot make one much longer.
+   */
+  @IntegerRange(1, 500 * 1024 * 1024)
+  file_source_max_bytes = 100 * 1024 * 1024;
+
   @IntegerRange(HEARTBEAT_INTERVAL.min, HEARTBEAT_INTERVAL.max)
   worker_heartbeat_interval_seconds = 5;
 

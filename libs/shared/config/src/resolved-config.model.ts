@@ -39,6 +39,8 @@ export interface ResolvedConfig {
   allowedPrivateHosts: string[];
   /** Absolute folders file sources may read inside. */
   fileSourceDirs: string[];
+  /** file_source_max_bytes: the largest file a file source reads. */
+  fileSourceMaxBytes: number;
   heartbeat: { intervalMs: number; staleMs: number };
   dailySpendCeilingUsd: number;
   llm: {

@@ -15,3 +15,12 @@ describe('the Temporal connection settings, listed once', () => {
     for (const list of [WORKER_RESTART_KEYS, API_RESTART_KEYS, OPTIONAL_SETTINGS_KEYS]) expect(new Set(list).size).toBe(list.length);
   });
 });
+
+describe('the file source limits (#39)', () => {
+  it('are read when the worker starts, so a change needs a worker restart and nothing of the API', () => {
+    for (const key of ['file_source_dirs', 'file_source_max_bytes']) {
+      expect(WORKER_RESTART_KEYS).toContain(key);
+      expect(API_RESTART_KEYS).not.toContain(key);
+    }
+  });
+});

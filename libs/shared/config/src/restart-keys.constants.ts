@@ -16,6 +16,7 @@ export const WORKER_RESTART_KEYS: readonly SettingsKey[] = Object.freeze([
   'host_max_in_flight',
   'allowed_private_hosts',
   'file_source_dirs',
+  'file_source_max_bytes',
 ]);
 
 /** Settings the API reads only at start. The Temporal connection keys (temporal_api_key_env among

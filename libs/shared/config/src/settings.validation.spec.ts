@@ -44,6 +44,7 @@ describe('validateSettings', () => {
       api_token_env: null,
       allowed_private_hosts: [],
       file_source_dirs: null,
+      file_source_max_bytes: 104_857_600,
       worker_heartbeat_interval_seconds: 5,
       worker_heartbeat_stale_seconds: 30,
       browser_executable_path: '/usr/bin/chromium',
@@ -118,6 +119,11 @@ describe('validateSettings', () => {
     ['allowed_private_hosts', ['board.lan:8080'], 'must be an array of host names or IP literals (no scheme, port or path)'],
     ['file_source_dirs', [], 'must be an array of non-empty paths, or null'],
     ['file_source_dirs', ['imports', ''], 'must be an array of non-empty paths, or null'],
+    ['file_source_max_bytes', 0, 'must be an integer from 1 to 524288000'],
+    ['file_source_max_bytes', -1, 'must be an integer from 1 to 524288000'],
+    ['file_source_max_bytes', 'x', 'must be an integer from 1 to 524288000'],
+    ['file_source_max_bytes', 1.5, 'must be an integer from 1 to 524288000'],
+    ['file_source_max_bytes', 524_288_001, 'must be an integer from 1 to 524288000'],
   ])('rejects %s = %j', (key, value, rule) => {
     const raw = { [key]: value };
     expect(issuesOf(raw)).toEqual([{ key, value, rule }]);

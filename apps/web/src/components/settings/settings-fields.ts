@@ -14,6 +14,7 @@ export const WORKER_FIELDS: readonly SettingField[] = [
   { key: 'worker_activity_slots', label: 'Worker activity slots', kind: 'int' },
   { key: 'worker_heartbeat_interval_seconds', label: 'Heartbeat interval (seconds)', kind: 'int' },
   { key: 'worker_heartbeat_stale_seconds', label: 'Heartbeat stale after (seconds)', kind: 'int' },
+  { key: 'file_source_max_bytes', label: 'File source size cap (bytes)', kind: 'int', hint: 'A file source larger than this fails unread (default 104857600, 100 MB).' },
 ];
 
 export const MODEL_FIELDS: readonly SettingField[] = [

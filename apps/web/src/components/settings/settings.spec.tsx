@@ -18,6 +18,7 @@ const doc = {
   worker_activity_slots: 8,
   worker_heartbeat_interval_seconds: 5,
   worker_heartbeat_stale_seconds: 30,
+  file_source_max_bytes: 104_857_600,
   daily_spend_ceiling_usd: 1,
   host_min_spacing_ms: 500,
   host_max_in_flight: 2,
