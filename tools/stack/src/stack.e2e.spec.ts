@@ -76,6 +76,8 @@ describe('npm start', () => {
     const stalePid = deadPid();
     fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'data', 'jobctrl.pid'), JSON.stringify({ pid: stalePid, startTime: null, startedAt: '2020-01-01T00:00:00Z' }));
+    // ... in an app dir as versions before #39 made it: readable by everyone.
+    fs.chmodSync(path.join(dir, 'data'), 0o755);
 
     // A source whose mtime moved since the last build (content unchanged, so nothing to review or
     // commit): the start must see the API as stale and rebuild it before it runs it.
@@ -110,9 +112,21 @@ describe('npm start', () => {
     expect(second.stderr).toContain(`already running for ${path.join(dir, 'data')}: pid ${stack.pid}`);
     expect(second.stdout).not.toContain('[temporal]');
 
+    // #39: the app dir is private now, and so is what the stack wrote in it (the SQLite files while open).
+    const data = path.join(dir, 'data');
+    const modeOf = (p: string) => fs.statSync(p).mode & 0o777;
+    expect(output()).toContain(`[jobctrl] made private to this user (0700 folders, 0600 files): ${data}`);
+    expect(modeOf(data)).toBe(0o700);
+    expect(modeOf(path.join(data, 'logs'))).toBe(0o700);
+    const ours = ['jobctrl.pid', 'logs/worker.log', 'logs/api.log', 'logs/temporal.log', ...['jobctrl.sqlite', 'temporal.sqlite'].flatMap((db) => [db, `${db}-wal`, `${db}-shm`])];
+    for (const f of ours.filter((f) => fs.existsSync(path.join(data, f)))) expect([f, modeOf(path.join(data, f))]).toEqual([f, 0o600]);
+    expect(fs.existsSync(path.join(data, 'jobctrl.sqlite')) && fs.existsSync(path.join(data, 'temporal.sqlite'))).toBe(true);
+
     const health = (await (await api('/v1/health')).json()) as HealthBody;
     expect(health.worker).toMatchObject({ status: 'ready', newest: { activitySlots: 2, executorWidth: 4, taskQueue: 'jobctrl-default' } });
     expect(health.temporal).toMatchObject({ status: 'reachable', embedded: true, address: `127.0.0.1:${temporalPort}` });
+    // What the worker writes later (apply screenshots, Chromium's profile) is private too: it runs under umask 077.
+    expect(fs.readFileSync(`/proc/${health.worker.newest.pid}/status`, 'utf8')).toMatch(/^Umask:\s+0077$/m);
 
     // The heartbeat row carries the capacity model; libuv's pool was sized from the slots before first use.
     const hb = await readHeartbeatPayload(path.join(dir, 'data', 'jobctrl.sqlite'));

@@ -93,7 +93,7 @@ export function renderCoverLetterHtml(text: string, contact: ApplicantContact): 
  * is exactly the HTML given.
  */
 export async function writePdf(context: BrowserContext, html: string, file: string): Promise<string> {
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 }); // private (#39)
   const page = await context.newPage();
   try {
     await page.route('**/*', (route) => route.abort());

@@ -255,7 +255,7 @@ async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | nu
 
 /** A full-page screenshot (PNG) at `file`, its directory created. */
 export async function screenshot(page: Page, file: string): Promise<string> {
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 }); // private (#39)
   await page.screenshot({ path: file, fullPage: true, timeout: ACTION_TIMEOUT_MS });
   return file;
 }

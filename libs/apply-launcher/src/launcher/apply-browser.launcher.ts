@@ -157,15 +157,16 @@ export async function launchApplyBrowser(options: LaunchApplyBrowserOptions): Pr
   options.signal?.throwIfAborted();
 
   const jobDir = jobCustodyDir(options.appDir, tenant, jobKey);
-  fs.mkdirSync(jobDir, { recursive: true });
+  // 0700 (#39): an attempt holds the user's filled-in application, screenshots and browser profile.
+  fs.mkdirSync(jobDir, { recursive: true, mode: 0o700 });
   const attemptDir = path.join(jobDir, `${runId}-${attempt}-${randomBytes(6).toString('hex')}`);
-  fs.mkdirSync(attemptDir); // exclusive: an existing directory is never taken over
+  fs.mkdirSync(attemptDir, { mode: 0o700 }); // exclusive: an existing directory is never taken over
   const profileDir = path.join(attemptDir, 'profile');
   const workDir = path.join(attemptDir, 'work');
   // Chromium's crashpad handler keeps its database under XDG_CONFIG_HOME; inside the attempt it
   // shares nothing with other attempts.
   const configDir = path.join(attemptDir, 'config');
-  for (const dir of [profileDir, workDir, configDir]) fs.mkdirSync(dir);
+  for (const dir of [profileDir, workDir, configDir]) fs.mkdirSync(dir, { mode: 0o700 });
 
   const own = readProcStat(process.pid);
   const birth: BirthIntent = {

@@ -104,7 +104,7 @@ function fsyncDir(dir: string): void {
 }
 
 function writeSynced(file: string, flags: 'wx' | 'w', value: unknown): void {
-  const fd = fs.openSync(file, flags);
+  const fd = fs.openSync(file, flags, 0o600); // private (#39), like everything in the app dir
   try {
     fs.writeSync(fd, JSON.stringify(value, null, 2) + '\n');
     fs.fsyncSync(fd);

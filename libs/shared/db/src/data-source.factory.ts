@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import type { MigrationInterface } from 'typeorm';
 import type { SqliteConnectionOptions } from 'typeorm/driver/sqlite/SqliteConnectionOptions';
 import { DbOptions, resolveDbOptions } from './db.options';
-import { ensureParentDirectory, instrumentedSqlite3 } from './sqlite3.driver';
+import { instrumentedSqlite3, prepareDatabaseFile } from './sqlite3.driver';
 
 export type MigrationClass = new () => MigrationInterface;
 
@@ -12,7 +12,7 @@ export function sqliteDataSourceOptions(
   migrations: MigrationClass[] = [],
 ): SqliteConnectionOptions {
   const { databasePath, busyTimeoutMs } = resolveDbOptions(opts);
-  ensureParentDirectory(databasePath);
+  prepareDatabaseFile(databasePath);
   return {
     type: 'sqlite',
     database: databasePath,

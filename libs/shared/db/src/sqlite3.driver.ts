@@ -82,9 +82,41 @@ export function openConnection(driver: typeof sqlite3, databasePath: string): Pr
   });
 }
 
-/** SQLite creates the file but not its folder; a fresh app dir would otherwise fail with CANTOPEN. */
-export function ensureParentDirectory(databasePath: string): void {
-  fs.mkdirSync(path.dirname(databasePath), { recursive: true });
+/** The database file and the files SQLite keeps beside it (WAL mode: -wal and -shm; -journal otherwise). */
+const SQLITE_SIDECARS = ['', '-wal', '-shm', '-journal'];
+
+/**
+ * Makes the database private to its user before SQLite opens it (security issue #39): it holds the
+ * user's facts, postings and applications.
+ *
+ * - SQLite creates the file but not its folder (a fresh app dir would fail with CANTOPEN): a missing
+ *   folder is created 0700. One that exists is left as it is: database_path may point into any
+ *   folder of the user's; the app dir itself is tightened by `npm start` (tools/stack/app-dir.js).
+ * - SQLite creates the file with 0644 less the umask (usually 0644), so a missing file is created
+ *   here first, empty and 0600 (an empty file is a valid empty database). SQLite creates -wal and
+ *   -shm with the database file's own mode, so they follow.
+ * - A file an older version left readable by others (0644) is tightened to 0600, with its -wal/-shm:
+ *   that fixes an existing install the next time the API or the worker opens it. Explicit modes here
+ *   rather than a umask: this runs in every process that opens the database (apps, tools, tests).
+ * Symlinks are not followed for the chmod, and a file owned by another user is left alone (EPERM).
+ */
+export function prepareDatabaseFile(databasePath: string): void {
+  fs.mkdirSync(path.dirname(databasePath), { recursive: true, mode: 0o700 });
+  try {
+    fs.closeSync(fs.openSync(databasePath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  for (const suffix of SQLITE_SIDECARS) {
+    const file = databasePath + suffix;
+    try {
+      const stat = fs.lstatSync(file);
+      if (stat.isFile() && (stat.mode & 0o077) !== 0) fs.chmodSync(file, stat.mode & 0o700);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EPERM') throw err;
+    }
+  }
 }
 
 export function exec(db: sqlite3.Database, sql: string): Promise<void> {
