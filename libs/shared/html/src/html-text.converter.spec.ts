@@ -82,8 +82,23 @@ describe('decodeHtmlEntities', () => {
     expect(decodeHtmlEntities('&bogus; &#0; &#xD800;')).toBe('&bogus; \uFFFD \uFFFD');
   });
 
-  it('accepts the legacy bare forms only for the common few', () => {
-    expect(decodeHtmlEntities('AT&amp T &copy 2024')).toBe('AT& T &copy 2024');
+  it('accepts the bare legacy forms a browser accepts (the HTML spec list), and no others', () => {
+    expect(decodeHtmlEntities('AT&amp T &copy 2024')).toBe('AT& T © 2024');
+    expect(decodeHtmlEntities('&pound8.42 &notit; &rsquo')).toBe('£8.42 ¬it; &rsquo');
+  });
+
+  it('knows every HTML5 name, not only the common ones', () => {
+    expect(decodeHtmlEntities('&pound;8.42 per hour')).toBe('£8.42 per hour');
+    expect(decodeHtmlEntities('&euro;60k &ndash; &euro;75k')).toBe('€60k – €75k');
+    expect(decodeHtmlEntities('a&nbsp;b')).toBe('a\u00a0b');
+    expect(decodeHtmlEntities('we&rsquo;re')).toBe('we’re');
+    expect(decodeHtmlEntities('&NotEqualTilde; &bigstar; &Zopf;')).toBe('\u2242\u0338 ★ \u2124');
+  });
+
+  it('reads decimal and hex references, mapping the C1 range as windows-1252 and out-of-range code points to U+FFFD', () => {
+    expect(decodeHtmlEntities('&#8364;5 &#x20AC;5 &#X20ac;5')).toBe('€5 €5 €5');
+    expect(decodeHtmlEntities('&#128; &#x92;')).toBe('€ ’');
+    expect(decodeHtmlEntities('&#x110000; &#99999999;')).toBe('\uFFFD \uFFFD');
   });
 });
 

@@ -8,6 +8,7 @@
  * purpose: this library must stay free of DOM/Node dependencies so that Temporal workflow code can
  * import it.
  */
+import { DecodingMode, decodeHTML } from 'entities';
 
 /** Elements whose boundaries separate paragraphs: they become a blank line. */
 const PARAGRAPH_TAGS = [
@@ -51,45 +52,16 @@ const LONE_BULLET_RE = new RegExp(`^${BULLET}\\n+(?=[^\\n${BULLET}])`, 'gm');
 const EMPTY_BULLET_RE = new RegExp(`${BULLET}(?=\\n|$)`, 'g');
 const BULLET_RE = new RegExp(`${BULLET} *`, 'g');
 
-/** Named entities that actually occur in job postings; unknown ones are left untouched. */
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', ensp: ' ', emsp: ' ', thinsp: ' ',
-  ndash: '–', mdash: '—', hellip: '…', bull: '•', middot: '·', lsquo: '‘', rsquo: '’', sbquo: '‚',
-  ldquo: '“', rdquo: '”', bdquo: '„', laquo: '«', raquo: '»', lsaquo: '‹', rsaquo: '›',
-  copy: '©', reg: '®', trade: '™', deg: '°', plusmn: '±', times: '×', divide: '÷', frac12: '½',
-  frac14: '¼', frac34: '¾', sup2: '²', sup3: '³', micro: 'µ', para: '¶', sect: '§', dagger: '†',
-  euro: '€', pound: '£', yen: '¥', cent: '¢', curren: '¤', iexcl: '¡', iquest: '¿', shy: '\u00ad',
-  zwj: '\u200d', zwnj: '\u200c', lrm: '\u200e', rlm: '\u200f', minus: '−', larr: '←', rarr: '→',
-  check: '✓', agrave: 'à', aacute: 'á', acirc: 'â', atilde: 'ã', auml: 'ä', aring: 'å', aelig: 'æ',
-  ccedil: 'ç', egrave: 'è', eacute: 'é', ecirc: 'ê', euml: 'ë', igrave: 'ì', iacute: 'í',
-  icirc: 'î', iuml: 'ï', ntilde: 'ñ', ograve: 'ò', oacute: 'ó', ocirc: 'ô', otilde: 'õ', ouml: 'ö',
-  oslash: 'ø', ugrave: 'ù', uacute: 'ú', ucirc: 'û', uuml: 'ü', yacute: 'ý', yuml: 'ÿ', szlig: 'ß',
-  Agrave: 'À', Aacute: 'Á', Acirc: 'Â', Atilde: 'Ã', Auml: 'Ä', Aring: 'Å', AElig: 'Æ',
-  Ccedil: 'Ç', Egrave: 'È', Eacute: 'É', Ecirc: 'Ê', Euml: 'Ë', Igrave: 'Ì', Iacute: 'Í',
-  Icirc: 'Î', Iuml: 'Ï', Ntilde: 'Ñ', Ograve: 'Ò', Oacute: 'Ó', Ocirc: 'Ô', Otilde: 'Õ',
-  Ouml: 'Ö', Oslash: 'Ø', Ugrave: 'Ù', Uacute: 'Ú', Ucirc: 'Û', Uuml: 'Ü', Yacute: 'Ý',
-};
-
-const ENTITY_RE = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));?/g;
-
 /**
  * Decodes HTML character references in a single pass, so "&amp;lt;" becomes the literal text
- * "&lt;" rather than being decoded twice into "<".
+ * "&lt;" rather than being decoded twice into "<". All 2,231 HTML5 names are known (the `entities`
+ * package carries the spec's table, so a posting's "&pound;" or "&NotEqualTilde;" is not left raw),
+ * and it follows the spec's text-content rules: the legacy names browsers accept without ";"
+ * ("&amp", "&pound"), and numeric references to NUL, surrogates or beyond U+10FFFF become U+FFFD,
+ * while the C1 range maps as windows-1252 does ("&#128;" is "€").
  */
 export function decodeHtmlEntities(text: string): string {
-  return text.replace(ENTITY_RE, (match, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
-    if (dec !== undefined || hex !== undefined) {
-      const code = dec !== undefined ? parseInt(dec, 10) : parseInt(hex as string, 16);
-      // NUL, surrogates and out-of-range code points are invalid references; HTML maps them to U+FFFD.
-      if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\uFFFD';
-      return String.fromCodePoint(code);
-    }
-    const decoded = name !== undefined ? NAMED_ENTITIES[name] : undefined;
-    // Named references need their ";" except for the legacy few browsers accept bare (e.g. "&amp").
-    if (decoded === undefined) return match;
-    if (!match.endsWith(';') && !['amp', 'lt', 'gt', 'quot', 'nbsp'].includes(name as string)) return match;
-    return decoded;
-  });
+  return decodeHTML(text, DecodingMode.Legacy);
 }
 
 /**
