@@ -145,3 +145,34 @@ describe('determineCompensation: repairs and confidence', () => {
     });
   });
 });
+
+// The blocks below (#27) illustrate single rules with short constructed strings, not corpus rows.
+describe('determineCompensation: wild text (#27)', () => {
+  it('decodes HTML character references before reading', () => {
+    expect(read('&pound;8.42 per hour')).toMatchObject({ decided: true, kind: 'hourly', currency: 'GBP', interval: 'hour', min: 8.42, max: 8.42 });
+    expect(read('&euro;52.000 &ndash; &euro;60.000 brutto/Jahr')).toMatchObject({ kind: 'base', currency: 'EUR', min: 52000, max: 60000, interval: 'year' });
+  });
+
+  it('reads a figure as OTE when the text says the range is OTE, even away from the figure', () => {
+    expect(read('The listed range is total OTE with a 70/30 split. $130K – $170K')).toMatchObject({ kind: 'ote', min: 130000, max: 170000 });
+    expect(read('Base salary $110K, plus commission to an OTE of $160K')).toMatchObject({ kind: 'base', min: 110000 });
+  });
+
+  it('reads fixed and variable parts, equity with a value and a bonus given as a share', () => {
+    expect(read('10 LPA fixed + 2 LPA variable', 'IN')).toMatchObject({ kind: 'base', currency: 'INR', interval: 'year', min: 1_000_000, max: 1_000_000 });
+    expect(read('RSU grant of $60,000')).toMatchObject({ kind: 'equity', currency: 'USD', interval: 'year', min: 60000 });
+    expect(read('Annual bonus up to 20% of base salary')).toMatchObject({ kind: 'bonus', currency: null, min: null, max: null });
+  });
+
+  it('does not read an insurance cover as pay', () => {
+    expect(read('Health insurance cover of ₹3 lakh for your family', 'IN')).toMatchObject({ kind: 'none' });
+  });
+
+  it('reads a monthly figure as pay in a field that holds only the figure, or next to a pay word in any language', () => {
+    expect(read('12 000–15 000 PLN')).toMatchObject({ decided: true, kind: 'base', currency: 'PLN', interval: 'month', min: 12000, max: 15000 });
+    expect(read('Oferujemy wynagrodzenie 9 000 zł oraz prywatną opiekę medyczną dla całego zespołu', 'PL', 'description')).toMatchObject({
+      decided: true, kind: 'base', currency: 'PLN', interval: 'month', min: 9000,
+    });
+    expect(read('We sponsor a 2 500 € conference trip for every engineer in the team each year')).toMatchObject({ kind: 'none' });
+  });
+});

@@ -98,6 +98,77 @@ describe('parseSalaryText', () => {
   });
 });
 
+describe('parseSalaryText: Indian units (#27)', () => {
+  it('reads LPA as lakh rupees a year, with or without a rupee sign', () => {
+    expect(parseSalaryText('₹12-18 LPA')).toMatchObject({ currency: 'INR', min: 1_200_000, max: 1_800_000, period: 'year', periodInferred: false });
+    expect(parseSalaryText('CTC 9.5 LPA')).toMatchObject({ currency: 'INR', min: 950_000, max: 950_000, period: 'year' });
+  });
+
+  it('reads lakh and crore, and a bare "L" only after rupees', () => {
+    expect(parseSalaryText('10-15 lakh per annum')).toMatchObject({ currency: 'INR', min: 1_000_000, max: 1_500_000, period: 'year' });
+    expect(parseSalaryText('₹1.2 crore per annum')).toMatchObject({ currency: 'INR', min: 12_000_000, period: 'year' });
+    expect(parseSalaryText('₹9L - ₹14L')).toMatchObject({ currency: 'INR', min: 900_000, max: 1_400_000 });
+  });
+
+  it('does not read a count in lakhs as rupees', () => {
+    expect(parseSalaryText('Trusted by 10 lakh small businesses')).toBeNull();
+  });
+});
+
+describe('parseSalaryText: European formats and wording (#27)', () => {
+  it('reads space and dot grouping with the currency after the figure', () => {
+    expect(parseSalaryText('12 000 zł brutto miesięcznie')).toMatchObject({ currency: 'PLN', min: 12000, period: 'month', periodInferred: false });
+    expect(parseSalaryText('45.000 € brutto/Jahr')).toMatchObject({ currency: 'EUR', min: 45000, period: 'year' });
+    expect(parseSalaryText('3.800,50 € pro Monat')).toMatchObject({ currency: 'EUR', min: 3800.5, period: 'month' });
+    expect(parseSalaryText('38-44 K€ brut par an')).toMatchObject({ currency: 'EUR', min: 38000, max: 44000, period: 'year' });
+  });
+
+  it('keeps "k" figures monthly in currencies whose postings quote monthly pay', () => {
+    expect(parseSalaryText('16-22k PLN')).toMatchObject({ min: 16000, max: 22000, period: 'month', periodInferred: true });
+    expect(parseSalaryText('$16-22k')).toMatchObject({ period: 'year' });
+  });
+
+  it('reads periods in many languages', () => {
+    expect(parseSalaryText('28 € pro Std.')).toMatchObject({ period: 'hour', periodInferred: false });
+    expect(parseSalaryText('4 200 € par mois')).toMatchObject({ period: 'month', periodInferred: false });
+    expect(parseSalaryText('2.100 € al mes')).toMatchObject({ period: 'month' });
+    expect(parseSalaryText('R$ 6.500 por mês')).toMatchObject({ currency: 'BRL', min: 6500, period: 'month' });
+    expect(parseSalaryText('€ 3.900 per maand')).toMatchObject({ period: 'month' });
+    expect(parseSalaryText('41 000 kr/mån', { kronaCurrency: 'SEK' })).toMatchObject({ currency: 'SEK', min: 41000, period: 'month' });
+    expect(parseSalaryText('38 000 SEK i månaden')).toMatchObject({ period: 'month' });
+    expect(parseSalaryText('85 zł / godz. brutto')).toMatchObject({ period: 'hour' });
+    expect(parseSalaryText('€62/h')).toMatchObject({ period: 'hour' });
+    expect(parseSalaryText('$95,000 annually')).toMatchObject({ period: 'year', periodInferred: false });
+    expect(parseSalaryText('$95k/yr')).toMatchObject({ period: 'year', periodInferred: false });
+  });
+
+  it('reads open bounds in other languages', () => {
+    expect(parseSalaryText('ab 58.000 € brutto im Jahr')).toMatchObject({ min: 58000, bound: 'from', period: 'year' });
+    expect(parseSalaryText('bis zu 72.000 €')).toMatchObject({ min: 72000, bound: 'up_to' });
+    expect(parseSalaryText('A partir de 42 000 € par an')).toMatchObject({ min: 42000, bound: 'from', period: 'year' });
+    expect(parseSalaryText("jusqu'à 55 000 € par an")).toMatchObject({ bound: 'up_to' });
+    expect(parseSalaryText('hasta 32.000 € al año')).toMatchObject({ bound: 'up_to', period: 'year' });
+    expect(parseSalaryText('até R$ 9.000 por mês')).toMatchObject({ bound: 'up_to' });
+    expect(parseSalaryText('od 11 000 zł')).toMatchObject({ bound: 'from' });
+    expect(parseSalaryText('do 19 000 PLN')).toMatchObject({ bound: 'up_to' });
+    expect(parseSalaryText('$140,000 and above')).toMatchObject({ min: 140000, bound: 'from' });
+    expect(parseSalaryText('von 52.000 € bis 61.000 €')).toMatchObject({ min: 52000, max: 61000, bound: 'range' });
+    expect(parseSalaryText('od 14 000 do 18 000 zł')).toMatchObject({ min: 14000, max: 18000, bound: 'range' });
+  });
+
+  it('reads "between X and Y" in other languages, but not a list joined by "and"', () => {
+    expect(parseSalaryText('zwischen 17 € und 21 € pro Stunde')).toMatchObject({ min: 17, max: 21, period: 'hour', bound: 'range' });
+    expect(parseSalaryText('entre 31 000 € et 36 000 € par an')).toMatchObject({ min: 31000, max: 36000, bound: 'range' });
+    expect(parseSalaryText('€400 laptop budget und €30 phone allowance')).toMatchObject({ min: 400, bound: 'exact' });
+  });
+
+  it('knows more currency symbols and codes', () => {
+    expect(parseSalaryText('₱45,000 per month')).toMatchObject({ currency: 'PHP', period: 'month' });
+    expect(parseSalaryText('52 000 Kč měsíčně')).toMatchObject({ currency: 'CZK', min: 52000, period: 'month' });
+    expect(parseSalaryText('SAR 14,000 monthly')).toMatchObject({ currency: 'SAR', period: 'month' });
+  });
+});
+
 describe('parseLocaleNumber', () => {
   it.each([
     ['120,000', 120000],

@@ -38,63 +38,108 @@ const SYMBOLS: ReadonlyArray<readonly [string, string]> = [
   ['NT$', 'TWD'], ['CAD$', 'CAD'], ['AUD$', 'AUD'], ['US$', 'USD'], ['CA$', 'CAD'], ['AU$', 'AUD'], ['NZ$', 'NZD'],
   ['HK$', 'HKD'], ['SG$', 'SGD'], ['MX$', 'MXN'], ['CN¥', 'CNY'], ['JP¥', 'JPY'], ['C$', 'CAD'],
   ['A$', 'AUD'], ['S$', 'SGD'], ['R$', 'BRL'], ['$', 'USD'], ['€', 'EUR'], ['£', 'GBP'], ['¥', 'JPY'],
-  ['₹', 'INR'], ['₩', 'KRW'], ['₽', 'RUB'], ['₺', 'TRY'], ['₪', 'ILS'], ['zł', 'PLN'], ['Rs.', 'INR'],
-  ['Rs', 'INR'], ['RMB', 'CNY'], ['euros', 'EUR'], ['euro', 'EUR'], ['kr.', 'kr'], ['kr', 'kr'],
+  ['₹', 'INR'], ['₩', 'KRW'], ['₽', 'RUB'], ['₺', 'TRY'], ['₪', 'ILS'], ['₱', 'PHP'], ['₫', 'VND'],
+  ['₦', 'NGN'], ['₴', 'UAH'], ['₸', 'KZT'], ['฿', 'THB'], ['zł', 'PLN'], ['Kč', 'CZK'], ['руб.', 'RUB'],
+  ['руб', 'RUB'], ['Rs.', 'INR'], ['Rs', 'INR'], ['RMB', 'CNY'], ['euros', 'EUR'], ['euro', 'EUR'],
+  ['kr.', 'kr'], ['kr', 'kr'],
 ];
 
 const CODES = [
   'USD', 'EUR', 'GBP', 'CAD', 'AUD', 'NZD', 'CHF', 'INR', 'JPY', 'CNY', 'HKD', 'SGD', 'SEK', 'NOK',
   'DKK', 'PLN', 'CZK', 'HUF', 'RON', 'BGN', 'BRL', 'MXN', 'ZAR', 'ILS', 'KRW', 'RUB', 'TRY', 'AED',
-  'TWD', 'ISK',
+  'TWD', 'ISK', 'SAR', 'QAR', 'KWD', 'BHD', 'OMR', 'KZT', 'UAH', 'BYN', 'UZS', 'KGS', 'VND', 'PHP', 'IDR',
+  'MYR', 'THB', 'PKR', 'BDT', 'LKR', 'NGN', 'KES', 'GHS', 'EGP', 'MAD', 'TND', 'ARS', 'CLP', 'COP', 'PEN',
 ];
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Codes and letter-prefixed symbols need a left boundary ("ABC$" is not "C$"); a code also needs
 // a right boundary ("EURO" is not "EUR").
-const LETTER_SYMBOLS = SYMBOLS.filter(([sym]) => /^[A-Za-z]/.test(sym)).map(([sym]) => escape(sym));
-const SIGN_SYMBOLS = SYMBOLS.filter(([sym]) => !/^[A-Za-z]/.test(sym)).map(([sym]) => escape(sym));
+const LETTER_SYMBOLS = SYMBOLS.filter(([sym]) => /^\p{L}/u.test(sym)).map(([sym]) => escape(sym));
+const SIGN_SYMBOLS = SYMBOLS.filter(([sym]) => !/^\p{L}/u.test(sym)).map(([sym]) => escape(sym));
 // A sign needs no boundary: "Up to£55,000" and "30k€" are written without spaces.
 const CURRENCY = `(?:(?<![A-Za-z])(?:${LETTER_SYMBOLS.join('|')})|(?:${SIGN_SYMBOLS.join('|')})|(?<![A-Za-z])(?:${CODES.join('|')})(?![A-Za-z]))`;
 // Indian lakh grouping 12,00,000; then 1,234 / 1.234 / 1 234 / 1'234 (with optional 2-digit
 // decimals); or a plain 1234 / 12.5.
 const NUMBER = `\\d{1,2}(?:,\\d{2})+,\\d{3}(?:\\.\\d{1,2})?|\\d{1,3}(?:[,.'’\\u00a0\\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d+)?`;
+// A unit letter ends where no letter follows, Latin or Cyrillic too ("52 000 Kč" is not 52,000 k).
+const LATIN_CYRILLIC = '\\u00c0-\\u024f\\u0400-\\u04ff';
 const AMOUNT_RE = new RegExp(
-  `(?<pre>${CURRENCY})?[ \\u00a0]?(?<![A-Za-z0-9.,])(?<num>${NUMBER})(?![\\d%])(?:[ \\u00a0]?(?<k>k|thousand)(?![a-z]))?(?:[ \\u00a0]?(?<lakh>lakhs?|lacs?)(?![a-z]))?(?:[ \\u00a0]?(?<big>m|mm|mn|mio|million|millions|b|bn|billion)(?![a-z]))?(?:[ \\u00a0]?(?<post>${CURRENCY}))?`,
+  `(?<pre>${CURRENCY})?[ \\u00a0]?(?<![A-Za-z0-9.,])(?<num>${NUMBER})(?![\\d%])(?:[ \\u00a0]?(?<k>k|thousand)(?![a-z${LATIN_CYRILLIC}]))?(?:[ \\u00a0]?(?:(?<lakh>lpa|lakhs?|lacs?|l)|(?<crore>crores?|cr))(?![a-z${LATIN_CYRILLIC}]))?(?:[ \\u00a0]?(?<big>m|mm|mn|mio|million|millions|b|bn|billion)(?![a-z${LATIN_CYRILLIC}]))?(?:[ \\u00a0]?(?<post>${CURRENCY}))?`,
   'gi',
 );
 
-const RANGE_SEP_RE = /^\s*(?:-{1,2}|–|—|‒|―|to|bis|à|and)\s*$/i;
-const UP_TO_RE = /(?:up\s*to|max(?:imum)?\.?|no more than|as much as|≤|<|(?:^|[|:(,])\s*to)\s*:?\s*$/i;
-const FROM_RE = /(?:from|starting(?:\s+(?:at|from))?|min(?:imum)?\.?|at least|over|≥|>)\s*:?\s*$/i;
-export const SALARY_CUE_RE = /\b(?:salary|salaries|compensation|pay|paid|rate|wage|wages|base|ote|stipend|remuneration|earn|lønn|gehalt|salaire)\b/i;
+// "to" in the languages postings are written in: "bis" (de), "à" (fr), "a"/"hasta" (es), "a"/"até"
+// (pt), "do" (pl, "od X do Y"), "tot" (nl), "till" (sv), "~" and "〜" (zh/ja), "..".
+const RANGE_SEP_RE = /^\s*(?:-{1,2}|–|—|‒|―|~|～|〜|\.\.|to|bis|à|a|hasta|até|do|tot|till|and|und|et|y|e|och|og|en|i)\s*$/i;
+/** Conjunctions that join a range only after "between" in some language ("zwischen 16 € und 20 €"). */
+const AND_SEP_RE = /^\s*(?:and|und|et|y|e|och|og|en|i)\s*$/i;
+const BETWEEN_RE = /\b(?:between|zwischen|entre|tra|fra|mellan|mellom|tussen|mezi|pomiędzy|między)\s*$/i;
+// Open bounds before a figure: "up to", "bis zu", "jusqu'à", "hasta", "até", "fino a", "tot", "upp
+// till", "do" (pl); "from", "ab", "von", "à partir de", "a partir de", "desde", "od", "vanaf", "från".
+const UP_TO_RE = /(?:up\s*to|max(?:imum|imal)?\.?|no more than|as much as|bis(?:\s+zu)?|höchstens|jusqu['’]\s?à|hasta|até|fino\s+a|tot|upp\s+till|\bdo|≤|<|(?:^|[|:(,])\s*to)\s*:?\s*$/i;
+const FROM_RE = /(?:from|starting(?:\s+(?:at|from))?|min(?:imum)?\.?|at least|over|\bab|\bvon|mindestens|[àa] partir de|desde|\bod|vanaf|från|≥|>)\s*:?\s*$/i;
+/** Open upper bounds after a figure: "+", "and above", "or more", "oder mehr", "et plus", "o más", "ou mais", "lub więcej". */
+const AND_ABOVE_RE = /^(?:\+|\s*(?:and|or)\s+(?:above|more|up|higher)\b|oder\s+mehr\b|et\s+plus\b|ou\s+plus\b|o\s+más\b|ou\s+mais\b|lub\s+więcej\b)/i;
+/**
+ * Words that say a figure is pay, in the languages postings are written in: English, German, French,
+ * Spanish, Portuguese, Italian, Dutch, the Scandinavian languages, Polish, Czech, Finnish, Russian,
+ * Japanese, Chinese and Vietnamese. Letters on both sides end a word ("\\b" knows only ASCII).
+ */
+export const SALARY_CUE_RE = new RegExp(
+  `(?<![\\p{L}])(?:${[
+    'salary', 'salaries', 'compensation', 'pay', 'paid', 'rate', 'wage', 'wages', 'base', 'ote', 'stipend', 'remuneration', 'earn', 'earnings', 'income',
+    'gehalt', 'gehälter', 'lohn', 'stundenlohn', 'vergütung', 'entgelt', 'bruttogehalt', 'jahresgehalt', 'monatsgehalt', 'einstiegsgehalt', 'verdienst',
+    'salaire', 'rémunération', 'paie', 'salario', 'sueldo', 'retribución', 'remuneración', 'salário', 'remuneração',
+    'stipendio', 'retribuzione', 'RAL', 'compenso', 'salaris', 'loon', 'lön', 'månadslön', 'timlön', 'lønn', 'løn', 'månedsløn',
+    'wynagrodzenie', 'pensja', 'płaca', 'stawka', 'zarobki', 'mzda', 'plat', 'palkka', 'kuukausipalkka', 'tuntipalkka',
+    'зарплата', 'заработная', 'оклад', 'з/п', 'lương',
+  ].join('|')})(?![\\p{L}])|給与|年収|月給|時給|薪|工资|待遇`,
+  'iu',
+);
+
+/**
+ * Period words by language: English, German, French, Spanish, Portuguese, Italian, Dutch, Swedish,
+ * Norwegian/Danish, Polish and Czech, full and abbreviated ("Std.", "mies.", "godz.", "mån").
+ */
+const UNIT_WORDS: ReadonlyArray<readonly [SalaryPeriod, string]> = [
+  ['hour', 'hours?|hrs?|h|stunden?|std\\.?|heures?|horas?|ora|uur|timmen?|tim|timen|godz\\.?|godzin[aęy]?|hod\\.?|hodinu'],
+  ['day', 'days?|diem|tag|jours?|d[ií]as?|giorno|dag(?:en)?|dzie[nń]|dniówka|den'],
+  ['week', 'weeks?|wk|woche|semaines?|semanas?|settimana|veckan?|uke|tydzie[nń]|týden'],
+  ['month', 'months?|mo|mth|monat|mois|mes|mês|mese|maand|månad(?:en)?|mån|måned(?:en)?|mies\\.?|miesiąc|mc|msc|měsíc|měs\\.?'],
+  ['year', 'years?|yr|annum|jahr|an|année|año|ano|anno|jaar|år(?:et)?|rok|roku'],
+];
+/** Words that say the period on their own ("monthly", "monatlich", "miesięcznie", "p.a."). */
+const PERIOD_ADVERBS: ReadonlyArray<readonly [SalaryPeriod, string]> = [
+  ['hour', 'hourly|stündlich|p\\/?hr?'],
+  ['day', 'daily|day\\s+rate|täglich|dziennie|diario'],
+  ['week', 'weekly|pw|p\\/w|wöchentlich|hebdomadaire|semanal|settimanale|wekelijks|tygodniowo'],
+  ['month', 'monthly|pcm|monatlich|mtl\\.?|mensuel(?:le)?|mensual(?:es)?|mensal|mensile|maandelijks|i månaden|per måned|miesięcznie|měsíčně'],
+  ['year', 'p\\.\\s?a\\.?|pa|per annum|annually|yearly|annual(?!\\s+(?:bonus|leave|holiday))|jährlich|annuel(?:le)?|anual(?:es)?|annuo|annuale|jaarlijks|årligen|rocznie|ročně'],
+];
+/** Gross/net words that may stand between a figure and its period ("zł brutto / mies.", "€ brut par an"). */
+const GROSS_NET = '(?:(?:brutto|netto|gross|net|brut|bruto|neto|lordi|netti)\\s*(?:\\(\\+\\s*VAT\\)\\s*)?)?';
+// "per", "pro", "par", "por", "al", "a", "an", "each", "every", "die" (de), "im", "i", "za", "na", "om", "la", "el".
+const PER = '(?:\\/|\\b(?:per|pro|par|por|al|a|an|each|every|die|der|im|i|za|na|om|la|el|the)\\s+)';
 
 /** Period phrases directly after an amount, tried in order. */
 const PERIOD_AFTER: ReadonlyArray<readonly [RegExp, SalaryPeriod]> = [
-  [/^\s*(?:\/|per\s+|an?\s+|each\s+|every\s+)\s*(?:hour|hr)s?\b/i, 'hour'],
-  [/^\s*(?:\/\s*h\b|p\/?h\b|hourly\b)/i, 'hour'],
-  [/^\s*(?:\/|per\s+|an?\s+|each\s+)\s*(?:day|diem)\b/i, 'day'],
-  [/^\s*(?:\/\s*d\b|daily\b|day\s+rate\b)/i, 'day'],
-  [/^\s*(?:\/|per\s+|an?\s+|each\s+)\s*(?:week|wk)s?\b/i, 'week'],
-  [/^\s*(?:\/\s*w\b|p\/?w\b|weekly\b)/i, 'week'],
-  [/^\s*(?:\/|per\s+|an?\s+|each\s+)\s*(?:month|mo|mth)s?\b/i, 'month'],
-  [/^\s*(?:\/\s*m\b|pcm\b|monthly\b)/i, 'month'],
-  [/^\s*(?:\/|per\s+|an?\s+|each\s+)\s*(?:year|yr|annum)s?\b/i, 'year'],
-  [/^\s*(?:\/\s*[ya]\b|p\.\s?a\.?|pa\b|annually\b|yearly\b|annual\b(?!\s+(?:bonus|leave|holiday))|per\s+annum\b)/i, 'year'],
-  // German, Scandinavian, French and Chinese postings: "brutto/Jahr", "pro Jahr", "per år", "par an", "(年薪)", "/月".
-  [/^\s*(?:brutto\s*|gross\s*)?(?:\/|pro\s+|per\s+|im\s+|par\s+|i\s+)\s*(?:jahr|år|an|année)\b/i, 'year'],
-  [/^\s*(?:brutto\s*|gross\s*)?(?:\/|pro\s+|per\s+|im\s+|par\s+|i\s+)\s*(?:monat|måned|månad|mois)\b/i, 'month'],
-  [/^\s*(?:brutto\s*)?(?:\/|pro\s+|per\s+|de\s+l')\s*(?:stunde|std|heure|time)\b/i, 'hour'],
+  ...UNIT_WORDS.map(([period, words]) => [new RegExp(`^\\s*${GROSS_NET}${PER}\\s*(?:${words})(?![\\p{L}])\\.?`, 'iu'), period] as const),
+  ...PERIOD_ADVERBS.map(([period, words]) => [new RegExp(`^\\s*${GROSS_NET}(?:${words})(?![\\p{L}])`, 'iu'), period] as const),
+  [/^\s*(?:\/\s*[ya]\b)/i, 'year'],
+  [/^\s*(?:\/\s*d\b)/i, 'day'],
+  [/^\s*(?:\/\s*m\b)/i, 'month'],
+  [/^\s*(?:brutto\s*)?(?:de\s+l')\s*heure\b/i, 'hour'],
   [/^\s*(?:年薪|\/\s*年)/, 'year'],
   [/^\s*(?:月薪|\/\s*月)/, 'month'],
 ];
 
-/** Period words anywhere shortly before the amount ("Hourly rate: $55", "Annual salary: €60k"). */
+/** Period words anywhere shortly before the amount ("Hourly rate: $55", "Annual salary: €60k", "Stundenlohn 16 €"). */
 const PERIOD_BEFORE: ReadonlyArray<readonly [RegExp, SalaryPeriod]> = [
-  [/\b(?:hourly|per hour)\b/i, 'hour'],
-  [/\b(?:daily|day rate|per day)\b/i, 'day'],
-  [/\b(?:weekly|per week)\b/i, 'week'],
-  [/\b(?:monthly|per month)\b/i, 'month'],
-  [/\b(?:annual|annually|yearly|per year|per annum)\b/i, 'year'],
+  [/\b(?:hourly|per hour|stundenlohn|stundensatz|taux horaire|tarif horaire|salario por hora|stawka godzinowa|uurloon|timlön)/i, 'hour'],
+  [/\b(?:daily|day rate|per day|tagessatz|tjm|stawka dzienna|dagtarief)/i, 'day'],
+  [/\b(?:weekly|per week|wochenlohn)\b/i, 'week'],
+  [/\b(?:monthly|per month|monatsgehalt|monatlich|bruttomonatsgehalt|salaire mensuel|sueldo mensual|salário mensal|stipendio mensile|maandsalaris|månadslön|månedsløn|månedslønn|wynagrodzenie miesięczne|měsíční mzda)/i, 'month'],
+  [/\b(?:annual|annually|yearly|per year|per annum|jahresgehalt|bruttojahresgehalt|jährlich|salaire annuel|sueldo anual|salário anual|RAL|retribuzione annua|jaarsalaris|årslön|årsløn|årslønn|wynagrodzenie roczne)/i, 'year'],
 ];
 
 /**
@@ -104,7 +149,13 @@ const PERIOD_BEFORE: ReadonlyArray<readonly [RegExp, SalaryPeriod]> = [
 export const UNIT_SCALE: Readonly<Record<string, number>> = {
   JPY: 150, KRW: 1300, INR: 80, HUF: 350, RUB: 90, CZK: 23, SEK: 10, NOK: 10, DKK: 7, ZAR: 18,
   MXN: 17, BRL: 5, TRY: 30, PLN: 4, CNY: 7, HKD: 8, RON: 4.5, BGN: 1.8, ILS: 3.7, AED: 3.7, TWD: 32, ISK: 140,
+  SAR: 3.75, QAR: 3.64, KWD: 0.31, BHD: 0.38, OMR: 0.38, KZT: 480, UAH: 41, BYN: 3.3, UZS: 12_500, KGS: 87,
+  VND: 25_000, PHP: 56, IDR: 16_000, MYR: 4.5, THB: 35, PKR: 280, BDT: 120, LKR: 300, NGN: 1500, KES: 130,
+  GHS: 15, EGP: 48, MAD: 10, TND: 3.1, ARS: 900, CLP: 950, COP: 4000, PEN: 3.7,
 };
+
+/** Currencies whose postings state monthly pay by custom (Central and Eastern Europe, Türkiye, Brazil). */
+const MONTHLY_QUOTED: ReadonlySet<string> = new Set(['PLN', 'CZK', 'HUF', 'RON', 'BGN', 'RUB', 'UAH', 'BYN', 'KZT', 'TRY', 'BRL']);
 
 interface Amount {
   start: number;
@@ -117,6 +168,8 @@ interface Amount {
   /** The symbol as written ("$", "CA$", "€", "kr"), to tell a bare dollar from a specific one. */
   symbol?: string;
   fromHint: boolean;
+  /** Written in "LPA" (lakh per annum): the unit says the period. */
+  perAnnum?: boolean;
 }
 
 export function parseSalaryText(text: string, options: ParseSalaryOptions = {}): SalaryRange | null {
@@ -154,8 +207,8 @@ export function findSalaryStatements(text: string, options: ParseSalaryOptions =
     const [first, second] = [amounts[i], amounts[i + 1]];
     const between = text.slice(first.end, second.start);
     if (!RANGE_SEP_RE.test(between)) continue;
-    // "and" only joins a range after "between" ("between $50k and $60k"), not in lists.
-    if (/and/i.test(between) && !/between\s*$/i.test(text.slice(Math.max(0, first.start - 12), first.start))) continue;
+    // "and" only joins a range after "between" ("between $50k and $60k", "zwischen 16 € und 20 €"), not in lists.
+    if (AND_SEP_RE.test(between) && !BETWEEN_RE.test(text.slice(Math.max(0, first.start - 14), first.start))) continue;
     const pair = pairCurrency(first, second);
     // "$100k or €90k" style alternatives in two currencies are not one range.
     if (pair === null) continue;
@@ -170,7 +223,7 @@ export function findSalaryStatements(text: string, options: ParseSalaryOptions =
     if (swapped) [low, high] = [high, low];
     // "Grade 6 - £28,142": a grade, step or count next to a figure is not the low end of a range.
     if (high / low > 20) continue;
-    const statement = build(text, first.start, second.end, currency, low, high, low === high ? 'exact' : 'range', first.thousands || second.thousands);
+    const statement = build(text, first.start, second.end, currency, low, high, low === high ? 'exact' : 'range', first.thousands || second.thousands, first.perAnnum || second.perAnnum);
     if (swapped) statement.swapped = true;
     if (first.fromHint || second.fromHint) statement.currencyFromHint = true;
     statements.push(statement);
@@ -192,14 +245,14 @@ export function findSalaryStatements(text: string, options: ParseSalaryOptions =
       bound = upTo ? 'up_to' : 'from';
       // Keep the qualifier in `raw` ("up to $200k"), since it changes what the figure means.
       start -= before.length - qualifier.index;
-    } else if (text[end] === '+') {
+    } else if (AND_ABOVE_RE.test(text.slice(end, end + 20))) {
       bound = 'from';
-      end += 1;
+      end += (AND_ABOVE_RE.exec(text.slice(end, end + 20)) as RegExpExecArray)[0].length;
     } else if (/^\s*[-–]\s*(?:\(|$)/.test(text.slice(end, end + 6))) {
       // "NT$ 60000 - (月薪)": a range with its upper end left open.
       bound = 'from';
     }
-    const statement = build(text, start, end, currency, amount.value, amount.value, bound, amount.thousands);
+    const statement = build(text, start, end, currency, amount.value, amount.value, bound, amount.thousands, amount.perAnnum);
     if (amount.fromHint) statement.currencyFromHint = true;
     statements.push(statement);
   }
@@ -240,23 +293,39 @@ function findAmounts(text: string, options: ParseSalaryOptions): Amount[] {
     if ((thousands && num === '401') || groups['big'] !== undefined) continue;
     let value = parseLocaleNumber(num);
     if (value === undefined) continue;
-    if (thousands) value = Math.round(value * 1000 * 100) / 100;
-    if (groups['lakh'] !== undefined) value = Math.round(value * 100_000);
     // "$110k CAD": a written code says more than a bare sign.
     const symbol = groups['pre'] && post && CODES.includes(post.toUpperCase()) ? post : (groups['pre'] ?? post);
     const resolved = symbol ? resolveSymbol(symbol, options) : undefined;
+    const indian = indianUnit(groups['lakh'], groups['crore'], resolved?.currency);
+    if (thousands) value = Math.round(value * 1000 * 100) / 100;
+    if (indian) value = Math.round(value * indian.multiplier);
+    // Lakh and crore are Indian units: "12 LPA" or "12 lakhs per annum" is rupees even unwritten, but
+    // "10 lakh merchants" is a count, so an unmarked lakh needs "LPA" or a period right after it.
+    const end = match.index + length;
+    const impliedRupees = indian && !resolved?.currency && (indian.perAnnum || periodAfter(text, end) !== undefined);
     amounts.push({
       start: match.index,
-      end: match.index + length,
+      end,
       value,
-      thousands: thousands || groups['lakh'] !== undefined,
-      multiplier: groups['lakh'] !== undefined ? 100_000 : thousands ? 1000 : 1,
-      currency: resolved?.currency,
+      thousands: thousands || indian !== undefined,
+      multiplier: indian ? indian.multiplier : thousands ? 1000 : 1,
+      currency: impliedRupees ? 'INR' : resolved?.currency,
       symbol: symbol?.toUpperCase() === 'KR.' ? 'kr' : symbol,
       fromHint: resolved?.fromHint ?? false,
+      perAnnum: indian?.perAnnum,
     });
   }
   return amounts;
+}
+
+/**
+ * The Indian unit written after a figure: a lakh is 100,000 and a crore 10,000,000; "LPA" is lakh per
+ * annum. A bare "L" counts as a lakh only after rupees ("₹12L"): elsewhere it is too short to trust.
+ */
+function indianUnit(lakh: string | undefined, crore: string | undefined, currency: string | undefined): { multiplier: number; perAnnum: boolean } | undefined {
+  if (crore !== undefined) return { multiplier: 10_000_000, perAnnum: false };
+  if (lakh === undefined || (lakh.toLowerCase() === 'l' && currency !== 'INR')) return undefined;
+  return { multiplier: 100_000, perAnnum: lakh.toLowerCase() === 'lpa' };
 }
 
 function resolveSymbol(symbol: string, options: ParseSalaryOptions): { currency?: string; fromHint: boolean } {
@@ -298,9 +367,9 @@ function currencyCode(symbol: string): string {
   return entry ? entry[1] : upper;
 }
 
-function build(text: string, start: number, end: number, currency: string, min: number, max: number, bound: SalaryBound, thousands = false): SalaryStatement {
+function build(text: string, start: number, end: number, currency: string, min: number, max: number, bound: SalaryBound, thousands = false, perAnnum = false): SalaryStatement {
   const after = periodAfter(text, end);
-  const period = after?.period ?? periodBefore(text, start);
+  const period = after?.period ?? (perAnnum ? 'year' : periodBefore(text, start));
   const rawEnd = after ? end + after.length : end;
   return {
     currency,
@@ -345,8 +414,9 @@ function clauseBefore(text: string, start: number): string {
  */
 export function inferPeriod(max: number, currency: string, thousands = false): SalaryPeriod {
   const usd = max / (UNIT_SCALE[currency] ?? 1);
-  // "₹480K-₹720K": a figure written in thousands is a yearly one from a lower level on.
-  if (usd >= 10_000 || (thousands && usd >= 2_000)) return 'year';
+  // "₹480K-₹720K": a figure written in thousands is a yearly one from a lower level on, except in
+  // currencies whose postings quote monthly pay ("15k–20k PLN", "PLN 18–24k" are monthly).
+  if (usd >= 10_000 || (thousands && usd >= 2_000 && !MONTHLY_QUOTED.has(currency))) return 'year';
   if (usd >= 2_000) return 'month';
   if (usd >= 300) return 'day';
   return 'hour';
