@@ -28,7 +28,7 @@ export interface PipelineSettings {
    * allowedPrivateHosts: allowed_private_hosts, the only private/loopback hosts the crawler, its
    * browser and the apply launcher may reach (harnesses list the simulators' 127.0.0.1 here).
    */
-  hostPolicy: { minSpacingMs: number; maxInFlightPerHost: number; allowedPrivateHosts: readonly string[] };
+  hostPolicy: { minSpacingMs: number; maxInFlightPerHost: number; allowedPrivateHosts: readonly string[]; maxApiResponseBytes?: number };
   /** file_source_dirs: the only folders file sources are read from (default: the schema's, <app_dir>/imports). */
   fileSourceDirs?: readonly string[];
   /** file_source_max_bytes: the largest file a file source reads (default: the schema's). */
@@ -92,8 +92,9 @@ export function buildActivities(deps: ActivityDeps) {
   // the setting was raised gets its pages without a worker restart.
   // One host policy per worker: politeness limits hold across every family and the enrichment consumer.
   // Its address rule (allowed_private_hosts) also guards the browser's requests and the apply launcher's.
-  const { minSpacingMs, maxInFlightPerHost, allowedPrivateHosts } = deps.pipeline.hostPolicy;
-  const http = new HostPolicyHttpClient({ minSpacingMs, maxInFlightPerHost, allowedPrivateHosts });
+  // api_response_max_bytes caps board API documents; pages keep the policy's own smaller cap.
+  const { minSpacingMs, maxInFlightPerHost, allowedPrivateHosts, maxApiResponseBytes } = deps.pipeline.hostPolicy;
+  const http = new HostPolicyHttpClient({ minSpacingMs, maxInFlightPerHost, allowedPrivateHosts, maxApiResponseBytes });
   const renderer = deps.pipeline.browserExecutablePath
     ? new ChromiumRenderer({ executablePath: deps.pipeline.browserExecutablePath, maxPages: PIPELINE_INTERNAL_CONCURRENCY_MAX, addressGuard: http.guard })
     : undefined;

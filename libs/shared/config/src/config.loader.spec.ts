@@ -57,7 +57,7 @@ describe('config loading', () => {
       tailorScoreThreshold: 60,
       preparationRecoveryIdleMs: 900_000,
       browserExecutablePath: '/usr/bin/chromium',
-      hostPolicy: { minSpacingMs: 2000, maxInFlightPerHost: 1 },
+      hostPolicy: { minSpacingMs: 2000, maxInFlightPerHost: 1, maxApiResponseBytes: 16_777_216 },
     });
   });
 

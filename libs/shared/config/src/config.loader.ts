@@ -108,7 +108,7 @@ export function resolveSettings(
     tailorScoreThreshold: settings.tailor_score_threshold,
     preparationRecoveryIdleMs: settings.preparation_recovery_idle_minutes * 60_000,
     browserExecutablePath: settings.browser_executable_path,
-    hostPolicy: { minSpacingMs: settings.host_min_spacing_ms, maxInFlightPerHost: settings.host_max_in_flight },
+    hostPolicy: { minSpacingMs: settings.host_min_spacing_ms, maxInFlightPerHost: settings.host_max_in_flight, maxApiResponseBytes: settings.api_response_max_bytes },
   };
 }
 

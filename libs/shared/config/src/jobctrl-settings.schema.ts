@@ -350,6 +350,14 @@ export class JobctrlSettings {
   /** Shared host policy: requests in flight per host. */
   @IntegerRange(1, 16)
   host_max_in_flight = 1;
+
+  /**
+   * Shared host policy: the largest JSON API response read (a board API's one document for its whole
+   * board: Ashby's ramp is 1.8 MB), streamed and never buffered past it. Detail pages and posting
+   * checks keep their own smaller cap. At least 1 MB, at most 256 MB.
+   */
+  @IntegerRange(1_000_000, 256 * 1024 * 1024)
+  api_response_max_bytes = 16 * 1024 * 1024;
 }
 
 export type SettingsKey = keyof JobctrlSettings;

@@ -50,7 +50,7 @@ describe('LiveSettingsReader', () => {
     expect(live.worker()).toEqual({ dailySpendCeilingUsd: 1.5, tailorScoreThreshold: 60, recoveryIdleMs: 900_000, internalConcurrency: 6, availabilityRecheckMs: 86_400_000, availabilitySweepsEnabled: true, applyDailyCap: 3 });
     // What a worker built without a config runs with: the schema's defaults, resolved the one way.
     const defaults = defaultResolvedConfig();
-    expect(defaults.hostPolicy).toEqual({ minSpacingMs: 2000, maxInFlightPerHost: 1 });
+    expect(defaults.hostPolicy).toEqual({ minSpacingMs: 2000, maxInFlightPerHost: 1, maxApiResponseBytes: 16_777_216 });
     expect(defaults.llm).toEqual({ provider: 'extractive', timeoutMs: 60_000, prices: {} });
   });
 });

@@ -56,5 +56,6 @@ export interface ResolvedConfig {
   tailorScoreThreshold: number;
   preparationRecoveryIdleMs: number;
   browserExecutablePath: string;
-  hostPolicy: { minSpacingMs: number; maxInFlightPerHost: number };
+  /** The shared host policy; maxApiResponseBytes is api_response_max_bytes. */
+  hostPolicy: { minSpacingMs: number; maxInFlightPerHost: number; maxApiResponseBytes: number };
 }

@@ -24,3 +24,10 @@ describe('the file source limits (#39)', () => {
     }
   });
 });
+
+describe('the API response cap (#27)', () => {
+  it('api_response_max_bytes is read when the worker starts (its host policy), and by nothing of the API', () => {
+    expect(WORKER_RESTART_KEYS).toContain('api_response_max_bytes');
+    expect(API_RESTART_KEYS).not.toContain('api_response_max_bytes');
+  });
+});

@@ -14,6 +14,7 @@ export const WORKER_RESTART_KEYS: readonly SettingsKey[] = Object.freeze([
   'browser_executable_path',
   'host_min_spacing_ms',
   'host_max_in_flight',
+  'api_response_max_bytes',
   'allowed_private_hosts',
   'file_source_dirs',
   'file_source_max_bytes',

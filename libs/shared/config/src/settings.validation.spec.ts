@@ -50,6 +50,7 @@ describe('validateSettings', () => {
       browser_executable_path: '/usr/bin/chromium',
       host_min_spacing_ms: 2000,
       host_max_in_flight: 1,
+      api_response_max_bytes: 16_777_216,
     });
   });
 

@@ -32,8 +32,14 @@ export interface HostPolicyOptions {
   perHost?: Record<string, Partial<HostGateLimits>>;
   /** Per attempt, from the start of the request to the last body byte (default 20 s). */
   requestTimeoutMs?: number;
-  /** Decoded body size cap (default 1,000,000 bytes). */
+  /** Decoded body size cap of pages and text (detail pages, posting checks, robots.txt; default 1,000,000 bytes). */
   maxResponseBytes?: number;
+  /**
+   * api_response_max_bytes: the cap of a JSON API response (getJson; default 16 MiB). A board API
+   * answers its whole board in one document (Ashby's ramp is 1.8 MB), which the page cap would
+   * refuse; the body is still streamed and never buffered past this cap.
+   */
+  maxApiResponseBytes?: number;
   /** Attempts per request, first one included, for 429/5xx/network failures (default 4). */
   maxAttempts?: number;
   backoffBaseMs?: number;
@@ -83,6 +89,7 @@ const DEFAULTS: Omit<ResolvedOptions, 'fetch'> = {
   perHost: {},
   requestTimeoutMs: 20_000,
   maxResponseBytes: 1_000_000,
+  maxApiResponseBytes: 16 * 1024 * 1024,
   maxAttempts: 4,
   backoffBaseMs: 500,
   backoffMaxMs: 30_000,
@@ -215,7 +222,7 @@ export class HostPolicyHttpClient implements HttpClient {
   }
 
   async getJson<T = unknown>(url: string, opts?: { signal?: AbortSignal }): Promise<T> {
-    const result = await this.get(url, 'application/json', opts?.signal);
+    const result = await this.get(url, 'application/json', opts?.signal, this.options.maxApiResponseBytes);
     // RFC 8259: JSON exchanged between systems is UTF-8 whatever the header claims.
     const text = decodeBody(result.body, null);
     try {
@@ -298,12 +305,12 @@ export class HostPolicyHttpClient implements HttpClient {
     return out;
   }
 
-  private async get(rawUrl: string, accept: string, signal?: AbortSignal): Promise<{ body: Uint8Array; contentType: string | null; url: string }> {
+  private async get(rawUrl: string, accept: string, signal?: AbortSignal, maxResponseBytes = this.options.maxResponseBytes): Promise<{ body: Uint8Array; contentType: string | null; url: string }> {
     const result = await this.follow(rawUrl, {
       accept,
       signal,
       maxRedirects: this.options.maxRedirects,
-      maxResponseBytes: this.options.maxResponseBytes,
+      maxResponseBytes,
       timeoutMs: this.options.requestTimeoutMs,
       maxRetryWaitMs: Number.POSITIVE_INFINITY,
       statuses: 'throw',
@@ -612,7 +619,7 @@ function validateOptions(options: ResolvedOptions): void {
     'minSpacingMs', 'backoffBaseMs', 'backoffMaxMs', 'defaultCooldownMs', 'maxCooldownMs', 'robotsTtlMs',
     'robotsUnreachableTtlMs', 'maxRedirects', 'hostIdleEvictMs',
   ];
-  const positive: (keyof ResolvedOptions)[] = ['maxInFlightPerHost', 'requestTimeoutMs', 'maxResponseBytes', 'maxAttempts', 'maxRobotsEntries'];
+  const positive: (keyof ResolvedOptions)[] = ['maxInFlightPerHost', 'requestTimeoutMs', 'maxResponseBytes', 'maxApiResponseBytes', 'maxAttempts', 'maxRobotsEntries'];
   for (const key of nonNegative) {
     const value = options[key];
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new RangeError(`${key} must be a finite number >= 0, got ${String(value)}`);

@@ -468,6 +468,31 @@ describe('HostPolicyHttpClient', () => {
       await expect(client.getText(server.url('/edge'))).resolves.toHaveLength(1000);
     });
 
+    it('reads a JSON API response under its own larger cap (api_response_max_bytes), streamed and still bounded (#27)', async () => {
+      await startServer();
+      // A whole board in one document, larger than the page cap; chunked, so the cap holds while streaming.
+      const board = JSON.stringify({ jobs: Array.from({ length: 40 }, (_, i) => ({ id: i, text: 'x'.repeat(50) })) });
+      server.route('/board', (_req, res) => {
+        res.write(board.slice(0, 1500));
+        res.end(board.slice(1500));
+      });
+      server.route('/page', (_req, res) => res.end(board));
+      const client = new HostPolicyHttpClient(fastOptions({ maxResponseBytes: 1000, maxApiResponseBytes: board.length }));
+
+      await expect(client.getJson(server.url('/board'))).resolves.toMatchObject({ jobs: expect.arrayContaining([{ id: 39, text: 'x'.repeat(50) }]) });
+      // The page cap still holds for text, and the API cap for JSON past it.
+      await expect(client.getText(server.url('/page'))).rejects.toBeInstanceOf(ResponseTooLargeError);
+      const smaller = new HostPolicyHttpClient(fastOptions({ maxResponseBytes: 1000, maxApiResponseBytes: board.length - 1 }));
+      await expect(smaller.getJson(server.url('/board'))).rejects.toMatchObject({ code: 'response_too_large', limitBytes: board.length - 1 });
+    });
+
+    it('caps a JSON API response at 16 MiB by default, not at the page cap', async () => {
+      await startServer();
+      const big = JSON.stringify({ blob: 'y'.repeat(1_200_000) });
+      server.route('/ramp', (_req, res) => res.end(big));
+      await expect(new HostPolicyHttpClient(fastOptions()).getJson(server.url('/ramp'))).resolves.toEqual({ blob: 'y'.repeat(1_200_000) });
+    });
+
     it('times out a request that never answers, without retrying it', async () => {
       await startServer();
       server.holdRoute('/hang');

@@ -33,6 +33,7 @@ export const DISCOVERY_FIELDS: readonly SettingField[] = [
 export const HOST_FIELDS: readonly SettingField[] = [
   { key: 'host_min_spacing_ms', label: 'Minimum spacing per host (ms)', kind: 'int' },
   { key: 'host_max_in_flight', label: 'Requests in flight per host', kind: 'int' },
+  { key: 'api_response_max_bytes', label: 'Largest board API response (bytes)', kind: 'int', hint: 'A board API answers its whole board in one JSON document; pages keep their own 1 MB cap.' },
   {
     key: 'allowed_private_hosts',
     label: 'Allowed private hosts',
