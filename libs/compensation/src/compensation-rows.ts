@@ -52,7 +52,7 @@ export function compensationRowsOf(job: JobCompensationInputs): CompensationSour
   const rows: CompensationSourceRow[] = [];
   for (const source of job.sources) {
     for (const statement of source.statements ?? []) {
-      for (const row of statementRows(statement, country)) {
+      for (const row of statementRows(statement, country, job.descriptionText)) {
         const fieldPath = row.field ?? statement.fieldPath;
         rows.push({ ...row, sourceId: source.sourceId, externalJobId: source.externalId, fieldPath, field: fieldPath, country });
       }
@@ -75,8 +75,11 @@ export function compensationRowsOf(job: JobCompensationInputs): CompensationSour
   return rows;
 }
 
-/** The rows one captured statement gives, by its shape (see StoredCompensationStatement). */
-export function statementRows(statement: StoredCompensationStatement, country: string | null): CompensationRowInput[] {
+/**
+ * The rows one captured statement gives, by its shape (see StoredCompensationStatement). The
+ * posting's text tells a Greenhouse range's interval, which the range itself does not state.
+ */
+export function statementRows(statement: StoredCompensationStatement, country: string | null, postingText?: string | null): CompensationRowInput[] {
   const { fieldPath, value } = statement;
   switch (fieldPath) {
     case 'ashby.compensation':
@@ -84,7 +87,7 @@ export function statementRows(statement: StoredCompensationStatement, country: s
     case 'lever.salaryRange':
       return leverRows({ salaryRange: value }, country);
     case 'greenhouse.pay_input_ranges':
-      return greenhouseRows(value, country);
+      return greenhouseRows(value, country, postingText);
     case 'remoteok.salary_min_max':
       return remoteOkRows(value);
     case 'workable.salary':

@@ -1,6 +1,7 @@
 import { determineCompensation } from './compensation.determination';
 import { ashbyRows, greenhouseRows, jsonLdBaseSalaryRows, leverRows, remoteOkRows, workableRows } from './compensation.structured';
 import { summarizeCompensation } from './compensation.summary';
+import { compensationRowsOf } from './compensation-rows';
 import type { CompensationRowInput } from './compensation.types';
 
 // The shapes below are the ones tools/fixtures/board-simulator.js serves (JSON-LD, Lever, Ashby,
@@ -50,6 +51,30 @@ describe('structured shapes', () => {
   it('Greenhouse pay_input_ranges in cents', () => {
     const rows = greenhouseRows([{ min_cents: 13000000, max_cents: 17000000, currency_type: 'USD', title: 'US Zone 1' }]);
     expect(determineCompensation(rows[0])).toMatchObject({ kind: 'base', currency: 'USD', interval: 'year', min: 130000, max: 170000, flags: ['interval_inferred'] });
+  });
+
+  it("Greenhouse pay_input_ranges carry their interval: the range's own title, else the posting's text; cents converted once (#27)", () => {
+    // CodePath's real ranges: "Pay range" says no interval; the posting text does ("$75-$100 per hour").
+    const hourly = { min_cents: 7500, max_cents: 10000, currency_type: 'USD', title: 'Pay range', blurb: '' };
+    const text = 'Reports To: Program Manager\nCompensation: $75-$100 per hour (Candidate hourly rate is dependent on experience)\nPay range $75 — $100 USD';
+    expect(greenhouseRows([hourly], null, text)).toMatchObject([{ structured: { currency: 'USD', interval: 'hour', min: 75, max: 100 } }]);
+    expect(determineCompensation(greenhouseRows([hourly], null, text)[0])).toMatchObject({ kind: 'hourly', interval: 'hour', min: 75, max: 100, minYearly: 156000 });
+    const yearly = { min_cents: 25000000, max_cents: 35000000, currency_type: 'USD', title: 'Pay range' };
+    expect(determineCompensation(greenhouseRows([yearly], null, 'Compensation: $250,000 to $350,000 per year')[0])).toMatchObject({ kind: 'base', interval: 'year', min: 250000, max: 350000, flags: [] });
+    // The range's own title wins over the text; a text that states other figures says nothing about this range.
+    expect(greenhouseRows([{ ...hourly, title: 'Hourly rate' }], null, 'Salary: $150,000 per year')[0].structured).toMatchObject({ interval: 'hour' });
+    expect(greenhouseRows([hourly], null, 'We pay $20 per hour to interns')[0].structured).toMatchObject({ interval: null });
+  });
+
+  it('statements read with the posting text: a Greenhouse hourly range is an hourly wage, not $75 a year', () => {
+    const rows = compensationRowsOf({
+      jobKey: 'j',
+      location: 'Remote, United States',
+      salaryText: null,
+      descriptionText: 'Compensation: $50-$70 per hour\nOur hourly band is $50-70 an hour',
+      sources: [{ sourceId: 's', externalId: '1', statements: [{ fieldPath: 'greenhouse.pay_input_ranges', value: [{ min_cents: 5000, max_cents: 7000, currency_type: 'USD', title: 'Pay range' }] }] }],
+    });
+    expect(summarizeCompensation(decide(rows))).toMatchObject({ field: 'greenhouse.pay_input_ranges[0]', kind: 'hourly', interval: 'hour', min: 50, max: 70 });
   });
 
   it('Workable salary as data or as text', () => {

@@ -98,23 +98,62 @@ export function leverRows(posting: unknown, country?: string | null): Compensati
   return rows;
 }
 
-/** Greenhouse `pay_input_ranges [{min_cents, max_cents, currency_type, title}]` (with pay_transparency=true). */
-export function greenhouseRows(payInputRanges: unknown, country?: string | null): CompensationRowInput[] {
+/**
+ * Greenhouse `pay_input_ranges [{min_cents, max_cents, currency_type, title, blurb}]` (with
+ * pay_transparency=true). The API states no interval, so it is read from the range's own title or
+ * blurb ("Hourly rate"), else from the posting's text where it states this range's figures
+ * ("Compensation: $75-$100 per hour"); else it stays open and determineCompensation's magnitude rule
+ * decides. Cents become units here, once (nothing downstream converts them again).
+ */
+export function greenhouseRows(payInputRanges: unknown, country?: string | null, postingText?: string | null): CompensationRowInput[] {
   if (!Array.isArray(payInputRanges)) return [];
   return payInputRanges.flatMap((raw, index) => {
     const r = obj(raw);
     const minCents = num(r?.['min_cents']);
     const maxCents = num(r?.['max_cents']);
     if (!r || (minCents === null && maxCents === null)) return [];
-    // Greenhouse states neither kind nor interval; its pay ranges are yearly salaries unless the
-    // figure is an hourly wage, which the magnitude rule of determineCompensation recognises.
-    return [row(`greenhouse.pay_input_ranges[${index}]`, raw, {
-      currency: str(r['currency_type']),
-      interval: null,
-      min: minCents === null ? null : minCents / 100,
-      max: maxCents === null ? null : maxCents / 100,
-    }, country)];
+    const min = minCents === null ? null : minCents / 100;
+    const max = maxCents === null ? null : maxCents / 100;
+    const interval = statedInterval(str(r['title'])) ?? statedInterval(str(r['blurb'])) ?? intervalStatedFor([min, max], postingText);
+    return [row(`greenhouse.pay_input_ranges[${index}]`, raw, { currency: str(r['currency_type']), interval, min, max }, country)];
   });
+}
+
+/** Interval phrases as postings write them ("per hour", "an hour", "hourly", "/yr", "annual"). */
+const INTERVAL_PHRASES: ReadonlyArray<readonly [RegExp, CompensationInterval]> = [
+  [/\b(per|an|a|each)\s+hour\b|\bhourly\b|\/\s?(hr|hour)\b/i, 'hour'],
+  [/\b(per|a|each)\s+day\b|\bdaily\b|\/\s?day\b/i, 'day'],
+  [/\b(per|a|each)\s+week\b|\bweekly\b|\/\s?(wk|week)\b/i, 'week'],
+  [/\b(per|a|each)\s+month\b|\bmonthly\b|\/\s?(mo|month)\b/i, 'month'],
+  [/\b(per|a|each)\s+(year|annum)\b|\b(yearly|annual|annually|annualized)\b|\/\s?(yr|year)\b/i, 'year'],
+];
+
+/** The one interval a text states, or null (none, or several: "hourly or a year" decides nothing). */
+function statedInterval(text: string | null | undefined): CompensationInterval | null {
+  if (!text) return null;
+  const found = INTERVAL_PHRASES.filter(([re]) => re.test(text)).map(([, interval]) => interval);
+  return found.length === 1 ? found[0] : null;
+}
+
+/** Figures a text writes: "$75", "250,000", "$159.1K" → 75, 250000, 159100. */
+function figuresOf(text: string): number[] {
+  return [...text.matchAll(/(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?([kK])?\b/g)].map((m) => Number(m[1].replace(/,/g, '')) * (m[2] ? 1000 : 1));
+}
+
+/**
+ * The interval the posting's text states next to the range's own figures: the lines (or sentences)
+ * that write the range's min or max, and the one interval they agree on.
+ */
+function intervalStatedFor(figures: ReadonlyArray<number | null>, postingText: string | null | undefined): CompensationInterval | null {
+  const wanted = figures.filter((f): f is number => f !== null && f > 0);
+  if (!postingText || !wanted.length) return null;
+  const stated = new Set<CompensationInterval>();
+  for (const line of postingText.split(/\n+|(?<=[.!?])\s+/)) {
+    if (!figuresOf(line).some((f) => wanted.includes(f))) continue;
+    const interval = statedInterval(line);
+    if (interval) stated.add(interval);
+  }
+  return stated.size === 1 ? [...stated][0] : null;
 }
 
 /** Workable `salary`: `{salary_from, salary_to, salary_currency}` as data, or a plain string. */
