@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { DiscoveryActivities, DiscoveryPlan, FamilyOutcome, FamilyPlan } from '@jobctrl/pipeline/contracts';
 import type { HttpClient } from '@jobctrl/shared/http';
 import { cancelledFailureOf } from '@jobctrl/shared/temporal';
-import type { DiscoveryRunRepository, JobRepository, ObservedPosting } from '@jobctrl/shared/jobs';
+import type { DiscoveryRunRepository, JobRepository, ObservedPosting, SkippedFeedEntry } from '@jobctrl/shared/jobs';
 import { JobStreamingAdapter } from './adapters/jobstreaming.adapter';
 import type { DiscoverContext, DiscoveredPosting } from './adapters/source-adapter.model';
 import { SOURCE_ADAPTERS } from './adapters/source-adapter.registry';
@@ -74,12 +74,16 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
       const ctx = Context.current();
       const signal = ctx.cancellationSignal;
       const errors: Array<{ source: string; error: unknown }> = [];
+      // Entries a board's feed holds that are no posting (a blank title or company): left out and
+      // recorded with the family's result, never failing the board.
+      const skipped: SkippedFeedEntry[] = [];
       let jobs = 0;
       for (const sourceId of family.sourceIds) {
         const source = await deps.sources.find(sourceId);
         if (!source) continue; // deleted after planning: nothing to crawl
+        const skip = (entry: { where: string; externalId: string | null; reason: string }) => skipped.push({ family: family.family, source: source.name, ...entry });
         try {
-          jobs += await crawlSource(deps, runId, family, source, { http: deps.http, signal, internalConcurrency, fileSourceDirs: deps.fileSourceDirs, fileSourceMaxBytes: deps.fileSourceMaxBytes }, (n) => ctx.heartbeat({ sourceId, jobs: n }));
+          jobs += await crawlSource(deps, runId, family, source, { http: deps.http, signal, internalConcurrency, fileSourceDirs: deps.fileSourceDirs, fileSourceMaxBytes: deps.fileSourceMaxBytes, skipped: skip }, (n) => ctx.heartbeat({ sourceId, jobs: n }));
         } catch (err) {
           // A cancel (run cancelled, or the attempt given up) that interrupted a fetch or a host
           // cooldown is a cancellation, not a family failure.
@@ -93,7 +97,7 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps): Discover
         const type = errors.every((e) => (e.error as { code?: string }).code === 'malformed_response') ? 'malformed_response' : 'family_failed';
         throw ApplicationFailure.create({ type, message, nonRetryable: !retryable });
       }
-      await deps.runs.recordFamily(runId, family.family, 'completed', jobs, null);
+      await deps.runs.recordFamily(runId, family.family, 'completed', jobs, null, Date.now(), skipped);
       return { family: family.family, status: 'completed', jobs };
     },
 
@@ -194,7 +198,9 @@ function observe(sourceId: string, p: DiscoveredPosting): ObservedPosting {
     externalId: p.externalId,
     title: p.title,
     company: p.company,
+    companyFromToken: p.companyFromToken,
     location: p.location,
+    locations: p.locations,
     remote: p.remote,
     url: p.url,
     applyUrl: p.applyUrl,

@@ -42,6 +42,8 @@ export interface PipelineRunView {
   /** Why each failed family failed (its last attempt's error), in familiesFailed's order: a name alone tells the user nothing. */
   familyFailures: Array<{ family: string; error: string | null }>;
   familiesCompleted: string[];
+  /** Feed entries the run's families left out instead of failing their boards (a blank title or company), each with its reason. */
+  entriesSkipped: Array<{ family: string; source: string; where: string; externalId: string | null; reason: string }>;
   /** Why a failed run failed (e.g. planning refused a disabled source); null otherwise. */
   error: string | null;
   jobsDiscovered: number;
@@ -183,6 +185,7 @@ export class PipelineRunService {
       familiesFailed: discovery?.familiesFailed.map((f) => f.family) ?? [],
       familyFailures: discovery?.familiesFailed.map(({ family, error }) => ({ family, error })) ?? [],
       familiesCompleted: discovery?.familiesCompleted ?? [],
+      entriesSkipped: discovery?.entriesSkipped ?? [],
       error: status === 'failed' ? failureReason(latest?.outcome ?? null) : null,
       jobsDiscovered: discovery?.jobsDiscovered ?? 0,
       createdAt: run.createdAt,

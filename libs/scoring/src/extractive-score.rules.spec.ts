@@ -75,6 +75,15 @@ describe('scoreJobExtractive', () => {
     expect(scoreJobExtractive({ skills: [], locations: ['Remote'] }, job({ remote: true })).components.location).toBe(1);
   });
 
+  it('matches a preferred place against every location the posting lists, not only the primary one (#27)', () => {
+    const profile: ScoringProfile = { skills: [], locations: ['Jakarta'] };
+    // A real Lever posting (GoToGroup) lists categories.location "Bengaluru" and allLocations ["Bengaluru", "Jakarta"].
+    const listed = scoreJobExtractive(profile, job({ location: 'Bengaluru', locations: ['Bengaluru', 'Jakarta'] }));
+    expect(listed.components.location).toBe(1);
+    expect(listed.rationale).toContain('"Jakarta" matches preferred "Jakarta"');
+    expect(scoreJobExtractive(profile, job({ location: 'Bengaluru', locations: ['Bengaluru'] })).components.location).toBe(0);
+  });
+
   it('leaves out components that cannot be compared and renormalises the weights', () => {
     const onlySkills = scoreJobExtractive({ skills: ['SQL'] }, job({ description: 'SQL and Python' }));
     expect(onlySkills.components).toEqual({ skills: 0.5 });

@@ -58,6 +58,8 @@ export interface ScoringJob {
   /** Explicit requirement terms or sentences; when absent they are extracted from the description. */
   requirements?: string[];
   location?: string;
+  /** Every location the posting lists (the primary one first); a preferred place matches any of them. */
+  locations?: string[];
   remote?: boolean;
   /** The job's annualised pay from its published compensation (top of the range, else the floor). */
   pay?: { currency: string; yearly: number };
@@ -206,17 +208,22 @@ function locationFit(profile: ScoringProfile, job: ScoringJob): ComponentResult 
   // Listing "Remote" as a location is a remote preference unless the profile explicitly says otherwise.
   const prefersRemote = profile.remote ?? (places.length < wanted.length ? true : undefined);
   const jobLocation = (job.location ?? '').trim();
-  const jobRemote = job.remote ?? (/\bremote\b/i.test(jobLocation) ? true : undefined);
+  const jobPlaces = [...new Set([jobLocation, ...(job.locations ?? []).map((l) => l.trim())].filter(Boolean))];
+  const jobRemote = job.remote ?? (jobPlaces.some((l) => /\bremote\b/i.test(l)) ? true : undefined);
 
   const profileStates = places.length > 0 || prefersRemote !== undefined;
-  const jobStates = jobLocation.length > 0 || jobRemote !== undefined;
+  const jobStates = jobPlaces.length > 0 || jobRemote !== undefined;
   if (!profileStates || !jobStates) return undefined;
 
-  const hit = places.find((place) => {
-    const specific = place.split(',')[0].trim();
-    return specific.length >= 2 && skillPattern(normaliseTerm(specific)).test(jobLocation);
-  });
-  if (hit) return { value: 1, explanation: `Location: "${jobLocation}" matches preferred "${hit}".` };
+  // Any place the posting lists may be the one the candidate wants (Lever allLocations, Ashby
+  // secondaryLocations, Greenhouse offices), not only its primary location.
+  for (const jobPlace of jobPlaces) {
+    const hit = places.find((place) => {
+      const specific = place.split(',')[0].trim();
+      return specific.length >= 2 && skillPattern(normaliseTerm(specific)).test(jobPlace);
+    });
+    if (hit) return { value: 1, explanation: `Location: "${jobPlace}" matches preferred "${hit}".` };
+  }
   if (jobRemote === true) {
     return prefersRemote === false
       ? { value: 0.5, explanation: 'Location: remote role, but the profile prefers on-site work.' }

@@ -94,6 +94,8 @@ export function scoringUserPrompt(profile: Profile, job: ModelScoringJob): strin
     title: job.title,
     company: job.company ?? null,
     location: job.location ?? null,
+    // Only when the posting lists more than its primary location (a one-location prompt stays as it was).
+    ...(job.locations && job.locations.length > 1 ? { locations: job.locations } : {}),
     remote: job.remote ?? null,
     requirements: job.requirements ?? null,
     description: description.length > MAX_DESCRIPTION_CHARS ? `${description.slice(0, MAX_DESCRIPTION_CHARS)} [truncated]` : description,

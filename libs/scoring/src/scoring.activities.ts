@@ -32,7 +32,7 @@ export function createScoringActivities(deps: ScoringActivityDeps): ScoringActiv
         if (!allowScore || (job.stage !== 'pending_score' && !stale)) return { score: job.score, stage: job.stage, rescored: false };
 
         const pay = payOf(job);
-        const posting = { title: job.title, company: job.company, description: job.descriptionText ?? '', location: job.location ?? undefined, remote: job.remote ?? undefined, ...(pay ? { pay } : {}) };
+        const posting = { title: job.title, company: job.company, description: job.descriptionText ?? '', location: job.location ?? undefined, locations: job.locations, remote: job.remote ?? undefined, ...(pay ? { pay } : {}) };
         const client = deps.llm.clientFor({ jobKey, ...activityCaller(Context.current()) });
         const detail = client
           ? { ...(await scoreJobWithModel(client, profile, posting)).result, provider: client.provider, model: client.model }

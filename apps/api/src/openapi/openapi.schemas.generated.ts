@@ -1003,6 +1003,38 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
             "type": "string"
           }
         },
+        "entriesSkipped": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "family": {
+                "type": "string"
+              },
+              "source": {
+                "type": "string"
+              },
+              "where": {
+                "type": "string"
+              },
+              "externalId": {
+                "type": "string",
+                "nullable": true
+              },
+              "reason": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "family",
+              "source",
+              "where",
+              "externalId",
+              "reason"
+            ]
+          },
+          "description": "Feed entries the run's families left out instead of failing their boards (a blank title or company), each with its reason."
+        },
         "error": {
           "type": "string",
           "nullable": true,
@@ -1030,6 +1062,7 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "familiesFailed",
         "familyFailures",
         "familiesCompleted",
+        "entriesSkipped",
         "error",
         "jobsDiscovered",
         "createdAt",
@@ -1325,6 +1358,13 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
           "type": "string",
           "nullable": true
         },
+        "locations": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Every location the posting lists, `location` first ([] when it states none)."
+        },
         "remote": {
           "type": "boolean",
           "nullable": true
@@ -1488,6 +1528,7 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "title",
         "company",
         "location",
+        "locations",
         "remote",
         "url",
         "canonicalUrl",
@@ -2756,6 +2797,10 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
           "type": "number",
           "description": "Shared host policy: requests in flight per host."
         },
+        "api_response_max_bytes": {
+          "type": "number",
+          "description": "Shared host policy: the largest JSON API response read (a board API's one document for its whole\nboard: Ashby's ramp is 1.8 MB), streamed and never buffered past it. Detail pages and posting\nchecks keep their own smaller cap. At least 1 MB, at most 256 MB."
+        },
         "llm": {
           "type": "object",
           "properties": {
@@ -2846,6 +2891,7 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
         "browser_executable_path",
         "host_min_spacing_ms",
         "host_max_in_flight",
+        "api_response_max_bytes",
         "llm"
       ]
     },

@@ -703,6 +703,8 @@ export type components = {
             jobKey: string;
             lastSeenAt: string;
             location: string | null;
+            /** @description Every location the posting lists, `location` first ([] when it states none). */
+            locations: string[];
             postedAt: string | null;
             preparedAt: string | null;
             prepStatus: components["schemas"]["PrepStatus"];
@@ -797,6 +799,14 @@ export type components = {
             /** @description Why a running run is paused (spend_ceiling_reached), else null. */
             blockedReason: string | null;
             createdAt: string;
+            /** @description Feed entries the run's families left out instead of failing their boards (a blank title or company), each with its reason. */
+            entriesSkipped: {
+                externalId: string | null;
+                family: string;
+                reason: string;
+                source: string;
+                where: string;
+            }[];
             /** @description Why a failed run failed (e.g. planning refused a disabled source); null otherwise. */
             error: string | null;
             familiesCompleted: string[];
@@ -968,6 +978,12 @@ export type components = {
             api_host: string;
             /** @description 0 asks the OS for an ephemeral port (tests). */
             api_port: number;
+            /**
+             * @description Shared host policy: the largest JSON API response read (a board API's one document for its whole
+             *     board: Ashby's ramp is 1.8 MB), streamed and never buffered past it. Detail pages and posting
+             *     checks keep their own smaller cap. At least 1 MB, at most 256 MB.
+             */
+            api_response_max_bytes: number;
             /**
              * @description The NAME of the environment variable holding the API token (never the token itself). When set,
              *     every route, the UI and the event stream require it; required to bind api_host off loopback.

@@ -1,5 +1,6 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, normalizeEmploymentTypes, toIsoDate } from './posting-fields.normalizer';
+import { entriesWithText, objectEntries } from './feed-entry.rules';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import { type DiscoverContext, type DiscoveredPosting, MalformedResponseError, type SourceAdapter, type SourceConfigField } from './source-adapter.model';
 import { baseUrlField, ConfigReader } from './source-config.validation';
@@ -50,7 +51,7 @@ export class ArbeitnowAdapter implements SourceAdapter<ArbeitnowConfig> {
       const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
       const data = s.array(body['data'], 'body.data');
       const links = s.object(body['links'], 'body.links');
-      const postings = data.map((item, i) => toPosting(s, s.object(item, `data[${i}]`), `data[${i}]`));
+      const postings = entriesWithText(objectEntries(s, data, 'data'), ['title', 'company_name'], ctx, 'slug').map(({ item, where }) => toPosting(s, item, where));
       yield* postings.filter((p) => matchesSearch(config.search, [p.title, p.company, p.tags.join(' '), p.descriptionText]));
       if (!data.length || !s.optString(links, 'next', 'body.links')) return;
     }

@@ -1,8 +1,8 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
-import { cleanTags, compensationStatements, normalizeEmploymentType, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
+import { cleanTags, compensationStatements, normalizeEmploymentType, postingLocations, remoteFromText, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting } from './source-adapter.model';
-import { SingleCompanyBoardAdapter } from './single-company-board.adapter';
+import { boardEmployer, type BoardEmployer, SingleCompanyBoardAdapter } from './single-company-board.adapter';
 
 export interface AshbyConfig {
   base_url: string;
@@ -36,15 +36,15 @@ export class AshbyAdapter extends SingleCompanyBoardAdapter<AshbyConfig> {
     const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
     const jobs = s.array(body['jobs'], 'body.jobs').map((item, i) => s.object(item, `jobs[${i}]`));
     // Unlisted postings are reachable by link only; the board does not advertise them.
-    const postings = jobs.flatMap((job, i) =>
-      s.optBoolean(job, 'isListed', `jobs[${i}]`) === false ? [] : [toPosting(s, job, `jobs[${i}]`, config.company_name ?? config.board)],
-    );
+    const employer = boardEmployer(config.company_name, null, config.board);
+    const postings = jobs.flatMap((job, i) => (s.optBoolean(job, 'isListed', `jobs[${i}]`) === false ? [] : [toPosting(s, job, `jobs[${i}]`, employer)]));
     yield* postings;
   }
 }
 
-function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, company: string): DiscoveredPosting {
-  const location = s.optString(job, 'location', where);
+function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, employer: BoardEmployer): DiscoveredPosting {
+  const secondary = s.optArray(job, 'secondaryLocations', where).map((l, i) => s.optString(s.object(l, `${where}.secondaryLocations[${i}]`), 'location', `${where}.secondaryLocations[${i}]`));
+  const { location, locations } = postingLocations(s.optString(job, 'location', where), secondary);
   const isRemote = s.optBoolean(job, 'isRemote', where);
   const workplace = s.optString(job, 'workplaceType', where);
   const html = s.optString(job, 'descriptionHtml', where);
@@ -56,8 +56,9 @@ function toPosting(s: ShapeReader, job: Record<string, unknown>, where: string, 
     title: s.string(job, 'title', where),
     // The posting API does not name the company: the configured company_name, else the board name
     // until enrichment finds the employer's name in the posting page's JSON-LD.
-    company,
+    ...employer,
     location,
+    locations,
     remote: isRemote ?? (workplace ? workplace === 'Remote' : remoteFromText(location)),
     url: s.string(job, 'jobUrl', where),
     applyUrl: s.optString(job, 'applyUrl', where),

@@ -1,9 +1,9 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
-import { cleanTags, compensationStatements, formatSalaryRange, normalizeEmploymentType, remoteFromText, type SalaryPeriod, segment, toIsoDate } from './posting-fields.normalizer';
+import { cleanTags, compensationStatements, formatSalaryRange, normalizeEmploymentType, postingLocations, remoteFromText, type SalaryPeriod, segment, toIsoDate } from './posting-fields.normalizer';
 import { paginate } from './offset-paging.reader';
 import type { ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting } from './source-adapter.model';
-import { SingleCompanyBoardAdapter } from './single-company-board.adapter';
+import { boardEmployer, type BoardEmployer, SingleCompanyBoardAdapter } from './single-company-board.adapter';
 
 export interface LeverConfig {
   base_url: string;
@@ -46,7 +46,7 @@ export class LeverAdapter extends SingleCompanyBoardAdapter<LeverConfig> {
       (skip, limit) => `${config.base_url}/v0/postings/${segment(config.site)}?mode=json&skip=${skip}&limit=${limit}`,
       (s, body) => {
         const items = s.array(body, 'body');
-        const postings = items.map((item, i) => toPosting(s, s.object(item, `[${i}]`), `[${i}]`, config.company_name ?? config.site));
+        const postings = items.map((item, i) => toPosting(s, s.object(item, `[${i}]`), `[${i}]`, boardEmployer(config.company_name, null, config.site)));
         const fresh = postings.filter((p) => !seen.has(p.externalId));
         for (const p of fresh) seen.add(p.externalId);
         // An empty page ends the list; a page of only known ids means the server ignored skip: stop
@@ -58,10 +58,15 @@ export class LeverAdapter extends SingleCompanyBoardAdapter<LeverConfig> {
   }
 }
 
-function toPosting(s: ShapeReader, p: Record<string, unknown>, where: string, company: string): DiscoveredPosting {
+/** Lever's `workplaceType` as the API sends it: remote, or a place of work (onsite, hybrid); else unknown. */
+const WORKPLACE_REMOTE: Readonly<Record<string, boolean>> = { remote: true, onsite: false, 'on-site': false, hybrid: false };
+
+function toPosting(s: ShapeReader, p: Record<string, unknown>, where: string, employer: BoardEmployer): DiscoveredPosting {
   const categories = s.optObject(p, 'categories', where) ?? {};
   const cw = `${where}.categories`;
-  const location = s.optString(categories, 'location', cw) ?? (s.optStrings(categories, 'allLocations', cw).join(' / ') || null);
+  // Every location the posting lists: categories.location first, then allLocations (in categories, or
+  // top-level in some responses).
+  const { location, locations } = postingLocations(s.optString(categories, 'location', cw), [...s.optStrings(categories, 'allLocations', cw), ...s.optStrings(p, 'allLocations', where)]);
   const lists = s.optArray(p, 'lists', where).map((l, i) => {
     const list = s.object(l, `${where}.lists[${i}]`);
     return { text: s.optString(list, 'text', `${where}.lists[${i}]`), content: s.optString(list, 'content', `${where}.lists[${i}]`) };
@@ -83,9 +88,11 @@ function toPosting(s: ShapeReader, p: Record<string, unknown>, where: string, co
     title: s.string(p, 'text', where),
     // The postings API does not name the company: the configured company_name, else the site until
     // enrichment finds the employer's name in the posting page's JSON-LD.
-    company,
+    ...employer,
     location,
-    remote: workplace === 'remote' ? true : workplace === 'on-site' || workplace === 'hybrid' ? false : remoteFromText(location),
+    locations,
+    // "unspecified" (or none) says nothing: the location text may still say "Remote".
+    remote: WORKPLACE_REMOTE[workplace?.toLowerCase() ?? ''] ?? remoteFromText(location),
     url: s.string(p, 'hostedUrl', where),
     applyUrl: s.optString(p, 'applyUrl', where),
     descriptionHtml,

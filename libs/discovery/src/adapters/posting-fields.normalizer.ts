@@ -107,6 +107,16 @@ export function joinLocation(parts: ReadonlyArray<string | null | undefined>): s
   return out.length ? out.join(', ') : null;
 }
 
+/**
+ * A posting's primary location and every location it lists (primary first, each once), for the
+ * posting's `location` and `locations`: boards list more than one place (Lever allLocations, Ashby
+ * secondaryLocations, Greenhouse offices) and a location preference must see all of them.
+ */
+export function postingLocations(primary: string | null, more: ReadonlyArray<string | null | undefined>): { location: string | null; locations: string[] } {
+  const locations = cleanTags([primary, ...more]);
+  return { location: locations[0] ?? null, locations };
+}
+
 /** Trimmed, blank-free, case-insensitively unique, in first-seen order. */
 export function cleanTags(tags: ReadonlyArray<string | null | undefined>): string[] {
   const seen = new Set<string>();

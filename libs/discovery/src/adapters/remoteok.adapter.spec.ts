@@ -44,8 +44,13 @@ describe('RemoteOkAdapter', () => {
     expect(postings.every((p) => p.tags.includes('kubernetes'))).toBe(true);
   });
 
-  it('rejects a job without a position, and malformed JSON', async () => {
-    const http: HttpClient = { getJson: async () => [{ legal: 'x' }, { id: '1', company: 'A', url: 'https://x.test/1' }] as never, getText: async () => '' };
+  it('skips a job without a position (recording why), and rejects a position of the wrong type and malformed JSON', async () => {
+    const entries = [{ legal: 'x' }, { id: '1', company: 'A', url: 'https://x.test/1' }, { id: '2', position: 'Dev', company: 'B', url: 'https://x.test/2' }];
+    const skipped: unknown[] = [];
+    const kept = await collect(adapter.discover(adapter.validateConfig({}), { http: { getJson: async () => entries as never, getText: async () => '' }, skipped: (e) => skipped.push(e) }));
+    expect(kept.map((p) => p.externalId)).toEqual(['2']);
+    expect(skipped).toEqual([{ where: '[1]', externalId: '1', reason: 'blank position' }]);
+    const http: HttpClient = { getJson: async () => [{ legal: 'x' }, { id: '1', position: 42, company: 'A', url: 'https://x.test/1' }] as never, getText: async () => '' };
     const bad = await drain(adapter.discover(adapter.validateConfig({}), { http }));
     expect((bad.error as Error).message).toContain('[1].position must be a non-empty string');
     sim().setKnobs({ boards: { 'remoteok:remoteok': { malformedJson: true } } });

@@ -1,5 +1,6 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, compensationStatements, formatSalaryRange, toIsoDate } from './posting-fields.normalizer';
+import { entriesWithText, objectEntries } from './feed-entry.rules';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter, SourceConfigField } from './source-adapter.model';
 import { baseUrlField, ConfigReader } from './source-config.validation';
@@ -46,10 +47,11 @@ export class RemoteOkAdapter implements SourceAdapter<RemoteOkConfig> {
     ctx.signal?.throwIfAborted();
     const url = `${config.base_url}/api${config.search ? `?tag=${encodeURIComponent(remoteOkTag(config.search))}` : ''}`;
     const s = new ShapeReader(url);
-    const items = s.array(await fetchJson(ctx.http, url, ctx.signal), 'body').map((item, i) => s.object(item, `[${i}]`));
-    // The legal notice comes first and is not a job; it has no position.
-    const jobs = items.flatMap((item, i) => (i === 0 && item['position'] === undefined ? [] : [{ item, i }]));
-    const postings = jobs.map(({ item, i }) => toPosting(s, item, `[${i}]`));
+    const items = objectEntries(s, s.array(await fetchJson(ctx.http, url, ctx.signal), 'body'), '');
+    // The legal notice comes first and is not a job; it has no position. An entry with a blank
+    // position or company (the real feed has one) is skipped with its reason, not the board failed.
+    const jobs = entriesWithText(items.filter(({ item }, i) => !(i === 0 && item['position'] === undefined)), ['position', 'company'], ctx, 'id');
+    const postings = jobs.map(({ item, where }) => toPosting(s, item, where));
     yield* postings;
   }
 }

@@ -1,5 +1,6 @@
 import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, compensationStatements, normalizeEmploymentType, toIsoDate } from './posting-fields.normalizer';
+import { entriesWithText, objectEntries } from './feed-entry.rules';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting, SourceAdapter, SourceConfigField } from './source-adapter.model';
 import { baseUrlField, ConfigReader } from './source-config.validation';
@@ -33,7 +34,8 @@ export class RemotiveAdapter implements SourceAdapter<RemotiveConfig> {
     const url = `${config.base_url}/api/remote-jobs${config.search ? `?search=${encodeURIComponent(config.search)}` : ''}`;
     const s = new ShapeReader(url);
     const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
-    const postings = s.array(body['jobs'], 'body.jobs').map((item, i) => toPosting(s, s.object(item, `jobs[${i}]`), `jobs[${i}]`));
+    const jobs = entriesWithText(objectEntries(s, s.array(body['jobs'], 'body.jobs'), 'jobs'), ['title', 'company_name'], ctx, 'id');
+    const postings = jobs.map(({ item, where }) => toPosting(s, item, where));
     yield* postings;
   }
 }

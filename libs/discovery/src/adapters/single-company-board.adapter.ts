@@ -1,6 +1,19 @@
 import type { DiscoverContext, DiscoveredPosting, PostingApiBoard, SourceAdapter, SourceConfigField, SourceKind } from './source-adapter.model';
 import { baseUrlField, COMPANY_NAME_FIELD, ConfigReader, tokenField } from './source-config.validation';
 
+/** The employer a board's postings carry, and whether it is only the board's token. */
+export interface BoardEmployer {
+  company: string;
+  /** true: no one named the employer; the page's JSON-LD employer replaces the token later. */
+  companyFromToken: boolean;
+}
+
+/** The configured company_name, else the name the board gives, else the token (marked as one). */
+export function boardEmployer(configured: string | null, named: string | null, token: string): BoardEmployer {
+  const company = configured ?? named;
+  return company === null ? { company: token, companyFromToken: true } : { company, companyFromToken: false };
+}
+
 /** The config every single-company ATS board reads: its API, its board token and the employer's name. */
 export interface SingleCompanyBoardConfig {
   base_url: string;

@@ -4,7 +4,7 @@ import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader
 import { paginate } from './offset-paging.reader';
 import { mapInOrder } from './ordered-map.util';
 import type { DiscoverContext, DiscoveredPosting } from './source-adapter.model';
-import { SingleCompanyBoardAdapter } from './single-company-board.adapter';
+import { boardEmployer, SingleCompanyBoardAdapter } from './single-company-board.adapter';
 
 export interface SmartRecruitersConfig {
   base_url: string;
@@ -89,7 +89,7 @@ function toPosting(s: ShapeReader, p: JsonObject, where: string, config: SmartRe
     sourceKind: 'smartrecruiters',
     externalId: s.id(p, 'id', where),
     title: s.string(p, 'name', where),
-    company: config.company_name ?? (company && s.optString(company, 'name', `${where}.company`)) ?? config.company_id,
+    ...boardEmployer(config.company_name, company && s.optString(company, 'name', `${where}.company`), config.company_id),
     location,
     remote: s.optBoolean(loc, 'remote', lw),
     url: s.string(p, 'postingUrl', where),

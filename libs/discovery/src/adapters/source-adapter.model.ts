@@ -45,6 +45,20 @@ export interface DiscoverContext {
   fileSourceDirs?: readonly string[];
   /** file_source_max_bytes: a larger file source fails its family unread (default: the schema's). */
   fileSourceMaxBytes?: number;
+  /**
+   * Hears of a feed entry the adapter skipped instead of failing the board (a blank title or
+   * company): discovery records each with its reason on the family's result.
+   */
+  skipped?: (entry: SkippedEntry) => void;
+}
+
+/** A feed entry left out, and why. */
+export interface SkippedEntry {
+  /** Where in the response: "[42]", "jobs[3]". */
+  where: string;
+  /** The entry's id when it has one. */
+  externalId: string | null;
+  reason: string;
 }
 
 /** How a config field's value is written (the forms the web UI builds from GET /v1/sources/kinds). */

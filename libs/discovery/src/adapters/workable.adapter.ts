@@ -2,7 +2,7 @@ import { htmlToReadableText } from '@jobctrl/shared/html';
 import { cleanTags, compensationStatements, joinLocation, normalizeEmploymentType, segment, toIsoDate } from './posting-fields.normalizer';
 import { fetchJson, type JsonObject, ShapeReader } from './response-shape.reader';
 import type { DiscoverContext, DiscoveredPosting } from './source-adapter.model';
-import { SingleCompanyBoardAdapter } from './single-company-board.adapter';
+import { boardEmployer, type BoardEmployer, SingleCompanyBoardAdapter } from './single-company-board.adapter';
 
 export interface WorkableConfig {
   base_url: string;
@@ -34,13 +34,13 @@ export class WorkableAdapter extends SingleCompanyBoardAdapter<WorkableConfig> {
     const url = `${config.base_url}/api/v1/widget/accounts/${segment(config.account)}?details=true`;
     const s = new ShapeReader(url);
     const body = s.object(await fetchJson(ctx.http, url, ctx.signal), 'body');
-    const company = config.company_name ?? s.optString(body, 'name', 'body') ?? config.account;
-    const postings = s.array(body['jobs'], 'body.jobs').map((item, i) => toPosting(s, s.object(item, `jobs[${i}]`), `jobs[${i}]`, company));
+    const employer = boardEmployer(config.company_name, s.optString(body, 'name', 'body'), config.account);
+    const postings = s.array(body['jobs'], 'body.jobs').map((item, i) => toPosting(s, s.object(item, `jobs[${i}]`), `jobs[${i}]`, employer));
     yield* postings;
   }
 }
 
-function toPosting(s: ShapeReader, job: JsonObject, where: string, company: string): DiscoveredPosting {
+function toPosting(s: ShapeReader, job: JsonObject, where: string, employer: BoardEmployer): DiscoveredPosting {
   let location = joinLocation([s.optString(job, 'city', where), s.optString(job, 'state', where), s.optString(job, 'country', where)]);
   if (!location) {
     const first = s.optArray(job, 'locations', where)[0];
@@ -57,7 +57,7 @@ function toPosting(s: ShapeReader, job: JsonObject, where: string, company: stri
     sourceKind: 'workable',
     externalId: s.string(job, 'shortcode', where),
     title: s.string(job, 'title', where),
-    company,
+    ...employer,
     location,
     remote: s.optBoolean(job, 'telecommuting', where),
     url: s.string(job, 'url', where),

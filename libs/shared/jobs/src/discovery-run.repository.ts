@@ -19,6 +19,20 @@ export interface DiscoveryProgressDetail {
   unitsCompleted?: number;
 }
 
+/** A feed entry a family left out instead of failing its board (a blank title or company), and why. */
+export interface SkippedFeedEntry {
+  family: string;
+  /** The source's name. */
+  source: string;
+  /** Where in the response: "[42]", "jobs[3]". */
+  where: string;
+  externalId: string | null;
+  reason: string;
+}
+
+/** At most this many skipped entries are kept per family (a feed of blanks must not bloat the run). */
+export const MAX_SKIPPED_PER_FAMILY = 50;
+
 export interface DiscoveryRunRecord {
   runId: string;
   state: DiscoveryRunState;
@@ -26,6 +40,8 @@ export interface DiscoveryRunRecord {
   progress: { completed: number; total: number };
   familiesFailed: Array<{ family: string; error: string | null }>;
   familiesCompleted: string[];
+  /** Feed entries the completed families skipped, with their reasons (at most MAX_SKIPPED_PER_FAMILY each). */
+  entriesSkipped: SkippedFeedEntry[];
   jobsDiscovered: number;
   detail: DiscoveryProgressDetail;
   createdAt: string;
@@ -58,13 +74,18 @@ export class DiscoveryRunRepository {
     );
   }
 
-  /** One outcome per family: a retry overwrites its own row instead of adding one. */
-  async recordFamily(runId: string, family: string, status: 'completed' | 'failed', jobs: number, error: string | null, now = Date.now()): Promise<void> {
+  /**
+   * One outcome per family: a retry overwrites its own row instead of adding one. `skipped`: the feed
+   * entries the family left out (kept up to MAX_SKIPPED_PER_FAMILY).
+   */
+  async recordFamily(runId: string, family: string, status: 'completed' | 'failed', jobs: number, error: string | null, now = Date.now(), skipped: SkippedFeedEntry[] = []): Promise<void> {
+    const kept = skipped.slice(0, MAX_SKIPPED_PER_FAMILY);
     await this.uow.run(({ manager }) =>
       manager.query(
-        `INSERT INTO discovery_family_results (run_id, family, status, jobs, error, finished_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (run_id, family) DO UPDATE SET status = excluded.status, jobs = excluded.jobs, error = excluded.error, finished_at = excluded.finished_at`,
-        [runId, family, status, jobs, error, now],
+        `INSERT INTO discovery_family_results (run_id, family, status, jobs, error, finished_at, skipped_json) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (run_id, family) DO UPDATE SET status = excluded.status, jobs = excluded.jobs, error = excluded.error, finished_at = excluded.finished_at,
+           skipped_json = excluded.skipped_json`,
+        [runId, family, status, jobs, error, now, kept.length ? JSON.stringify(kept) : null],
       ),
     );
   }
@@ -99,8 +120,8 @@ export class DiscoveryRunRepository {
         await manager.query(`SELECT * FROM discovery_runs WHERE run_id = ?`, [runId]);
       if (rows.length === 0) return null;
       const r = rows[0];
-      const families: Array<{ family: string; status: string; error: string | null }> = await manager.query(
-        `SELECT family, status, error FROM discovery_family_results WHERE run_id = ? ORDER BY family`,
+      const families: Array<{ family: string; status: string; error: string | null; skipped_json: string | null }> = await manager.query(
+        `SELECT family, status, error, skipped_json FROM discovery_family_results WHERE run_id = ? ORDER BY family`,
         [runId],
       );
       // One pass over the membership: committed (= jobsDiscovered), settled enrichment, scored.
@@ -121,6 +142,7 @@ export class DiscoveryRunRepository {
         progress: { completed: r.progress_completed, total: r.progress_total },
         familiesFailed: families.filter((f) => f.status === 'failed').map((f) => ({ family: f.family, error: f.error })),
         familiesCompleted: families.filter((f) => f.status === 'completed').map((f) => f.family),
+        entriesSkipped: families.flatMap((f) => (f.skipped_json ? (JSON.parse(f.skipped_json) as SkippedFeedEntry[]) : [])),
         jobsDiscovered: counts.committed,
         detail,
         createdAt: new Date(r.created_at).toISOString(),

@@ -46,7 +46,18 @@ export interface PostingFields {
   title: string;
   /** The source's company name; sources that publish none (Lever, Ashby) give their board token. */
   company: string;
+  /**
+   * true when `company` is only the board's token (the source named no employer): the posting page's
+   * JSON-LD employer then replaces it, even when the token reads like a name ("GoToGroup").
+   */
+  companyFromToken?: boolean;
+  /** The primary location (the first of `locations`). */
   location: string | null;
+  /**
+   * Every location the posting lists, the primary one first (Lever allLocations, Ashby
+   * secondaryLocations, Greenhouse offices); absent: the source lists no more than `location`.
+   */
+  locations?: string[];
   /** true/false only when the source says so (a flag, or "Remote" in the location); null = unknown. */
   remote: boolean | null;
   /** The posting's public page: the canonical URL later stages fetch and deduplicate on. */
@@ -95,6 +106,8 @@ export interface JobRecord {
   title: string;
   company: string;
   location: string | null;
+  /** Every location the posting lists, `location` first ([] when it states none). */
+  locations: string[];
   remote: boolean | null;
   url: string;
   canonicalUrl: string | null;

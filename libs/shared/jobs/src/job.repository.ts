@@ -22,6 +22,8 @@ interface JobRow {
   title: string;
   company: string;
   location: string | null;
+  locations_json: string | null;
+  company_from_token: number;
   remote: number | null;
   url: string;
   canonical_url: string | null;
@@ -91,23 +93,24 @@ export class JobRepository {
           if (isNew) {
             inserted += 1;
             await m.query(
-              `INSERT INTO jobs (job_key, idempotency_key, content_key, title, company, location, remote, url, canonical_url, apply_url,
+              `INSERT INTO jobs (job_key, idempotency_key, content_key, title, company, company_from_token, location, locations_json, remote, url, canonical_url, apply_url,
                  description_html, description_text, posted_at, salary_text, employment_type, tags, stage, first_seen_at, last_seen_at, updated_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending_enrichment', ?, ?, ?)`,
-              [p.jobKey, p.idempotencyKey, p.contentKey, p.title, p.company, p.location, boolToInt(p.remote), p.url, p.canonicalUrl, p.applyUrl,
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending_enrichment', ?, ?, ?)`,
+              [p.jobKey, p.idempotencyKey, p.contentKey, p.title, p.company, p.companyFromToken ? 1 : 0, p.location, locationsJson(p), boolToInt(p.remote), p.url, p.canonicalUrl, p.applyUrl,
                 p.descriptionHtml, p.descriptionText, p.postedAt, p.salaryText, p.employmentType, JSON.stringify(p.tags), now, now, now],
             );
           } else {
             await m.query(
               `UPDATE jobs SET last_seen_at = ?, updated_at = ?,
                  description_text = COALESCE(description_text, ?), description_html = COALESCE(description_html, ?),
-                 salary_text = COALESCE(salary_text, ?), apply_url = COALESCE(apply_url, ?), posted_at = COALESCE(posted_at, ?)
+                 salary_text = COALESCE(salary_text, ?), apply_url = COALESCE(apply_url, ?), posted_at = COALESCE(posted_at, ?),
+                 locations_json = COALESCE(locations_json, ?)
                WHERE job_key = ?`,
-              [now, now, p.descriptionText, p.descriptionHtml, p.salaryText, p.applyUrl, p.postedAt, jobKey],
+              [now, now, p.descriptionText, p.descriptionHtml, p.salaryText, p.applyUrl, p.postedAt, locationsJson(p), jobKey],
             );
             // A job first stored under its board token takes the employer's name once a source gives it
             // (e.g. a company_name added to the source since).
-            await adoptEmployerName(m, jobKey, p.company, now);
+            if (!p.companyFromToken) await adoptEmployerName(m, jobKey, p.company, now);
           }
           // The statements this source posting gives now replace the ones it gave before (an emptied
           // list included: pay no longer published is "no statements", not stale ones); a source that
@@ -360,10 +363,18 @@ function employerName(employer: string): string | null {
 async function adoptEmployerName(m: EntityManager, jobKey: string, employer: string, now: number): Promise<boolean> {
   const name = employerName(employer);
   if (!name) return false;
-  const rows: Array<{ company: string }> = await m.query(`SELECT company FROM jobs WHERE job_key = ?`, [jobKey]);
-  if (!rows[0] || !looksLikeBoardToken(rows[0].company)) return false;
-  await m.query(`UPDATE jobs SET company = ?, updated_at = ? WHERE job_key = ?`, [name, now, jobKey]);
+  const rows: Array<{ company: string; company_from_token: number }> = await m.query(`SELECT company, company_from_token FROM jobs WHERE job_key = ?`, [jobKey]);
+  // A token the source marked as one is replaced whatever it looks like ("GoToGroup"); an unmarked
+  // name only when it reads as a token (jobs stored before the mark, other sources).
+  if (!rows[0] || (!rows[0].company_from_token && !looksLikeBoardToken(rows[0].company))) return false;
+  await m.query(`UPDATE jobs SET company = ?, company_from_token = 0, updated_at = ? WHERE job_key = ?`, [name, now, jobKey]);
   return true;
+}
+
+/** The posting's locations when it lists more than its primary one (null: `location` says it all). */
+function locationsJson(p: ObservedPosting): string | null {
+  const all = p.locations ?? [];
+  return all.length > 1 || (all.length === 1 && all[0] !== p.location) ? JSON.stringify(all) : null;
 }
 
 type SourceRow = { job_key: string; source_id: string; source_kind: string; external_id: string; url: string };
@@ -390,6 +401,7 @@ function toRecord(r: JobRow, sources: SourceRow[]): JobRecord {
     title: r.title,
     company: r.company,
     location: r.location,
+    locations: r.locations_json ? (JSON.parse(r.locations_json) as string[]) : r.location ? [r.location] : [],
     remote: r.remote === null ? null : r.remote === 1,
     url: r.url,
     canonicalUrl: r.canonical_url,

@@ -17,11 +17,12 @@ import { PostingAvailability1766200000000 } from './1766200000000-posting-availa
 import { Applications1766300000000 } from './1766300000000-applications.migration';
 import { SpendReservationOwner1766400000000 } from './1766400000000-spend-reservation-owner.migration';
 import { RevokedSessions1766500000000 } from './1766500000000-revoked-sessions.migration';
+import { RealBoardFields1766600000000 } from './1766600000000-real-board-fields.migration';
 
 /**
  * Every migration of the app database, oldest first. Listed explicitly rather than globbed from
  * disk so the same list works under ts-jest, ts-node and a bundled build.
  */
-export const ALL_MIGRATIONS: MigrationClass[] = [Foundation1764400000000, LifecycleProjections1764500000000, Sources1764600000000, Jobs1764700000000, PipelineRuns1764800000000, Preparation1764900000000, RunPreparationProgress1765000000000, EnrichmentRetry1765200000000, StageVersion1765300000000, PreparationBatchTargets1765600000000, Compensation1765800000000, ScaleIndexes1765900000000, RunningRunsIndex1766000000000, PageCompensation1766100000000, PostingAvailability1766200000000, Applications1766300000000, SpendReservationOwner1766400000000, RevokedSessions1766500000000];
+export const ALL_MIGRATIONS: MigrationClass[] = [Foundation1764400000000, LifecycleProjections1764500000000, Sources1764600000000, Jobs1764700000000, PipelineRuns1764800000000, Preparation1764900000000, RunPreparationProgress1765000000000, EnrichmentRetry1765200000000, StageVersion1765300000000, PreparationBatchTargets1765600000000, Compensation1765800000000, ScaleIndexes1765900000000, RunningRunsIndex1766000000000, PageCompensation1766100000000, PostingAvailability1766200000000, Applications1766300000000, SpendReservationOwner1766400000000, RevokedSessions1766500000000, RealBoardFields1766600000000];
 
 export { Foundation1764400000000, Jobs1764700000000, LifecycleProjections1764500000000, PipelineRuns1764800000000, Preparation1764900000000, RunPreparationProgress1765000000000, Sources1764600000000, StageVersion1765300000000 };
