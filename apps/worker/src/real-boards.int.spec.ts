@@ -14,7 +14,7 @@ import { DiscoveryRunRepository, JobRepository, type JobRecord } from '@jobctrl/
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import { workerCapacity } from '@jobctrl/shared/temporal';
-import { boardExpectations, postingTruth, readManifest, REPLAY_KINDS, startRealBoardReplay, type RealBoardReplay } from '@jobctrl/tools/fixtures';
+import { boardExpectations, missingLocations, postingTruth, readManifest, realBoardSourceConfig, REPLAY_KINDS, startRealBoardReplay, type RealBoardReplay } from '@jobctrl/tools/fixtures';
 import { createJobctrlWorker } from './create-worker';
 import { useSuiteTemporal } from './test-support/temporal.harness';
 import { SIMULATOR_HOST_POLICY, simulatorSourcePolicy } from './test-support/simulator-host-policy';
@@ -27,10 +27,6 @@ const suite = useSuiteTemporal();
 const manifest = readManifest();
 const expected = boardExpectations();
 const boards = manifest.boards.filter((b) => REPLAY_KINDS.includes(b.kind));
-const TOKEN_KEY: Readonly<Record<string, string>> = { greenhouse: 'board_token', lever: 'site', ashby: 'board', smartrecruiters: 'company_id', workable: 'account' };
-
-/** Every expected location appears (case-insensitively) within one of the job's locations. */
-const missingLocations = (have: readonly string[], want: readonly string[]) => want.filter((w) => !have.some((h) => h.toLowerCase().includes(w.toLowerCase())));
 
 describe('a discover run over real board responses', () => {
   let replay: RealBoardReplay;
@@ -47,10 +43,9 @@ describe('a discover run over real board responses', () => {
     await new ProfileRepository(uow).put(sampleProfile());
     const sources = new SourceService(new SourceRepository(uow), simulatorSourcePolicy(dir));
     for (const board of boards) {
-      const key = TOKEN_KEY[board.kind];
-      const config = { ...(key ? { [key]: board.token } : {}), ...board.config, base_url: replay.url };
+      const config = realBoardSourceConfig(board, replay.url);
       // One family per board: the boards crawl two at a time, as a user's sources would.
-      const created = await sources.create({ kind: board.kind, name: board.id, family: board.id, config });
+      const created = await sources.create({ kind: board.kind as Parameters<SourceService['create']>[0]['kind'], name: board.id, family: board.id, config });
       sourceOf.set(board.id, created.id);
     }
     await uow.run(({ manager }) => manager.query('UPDATE discovery_runtime_settings SET max_parallel_families = 2'));

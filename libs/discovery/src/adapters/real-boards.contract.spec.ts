@@ -2,12 +2,11 @@
 // time, never copied here), replayed on loopback the way each API pages them, through the shared
 // host policy with its real body caps.
 import { HostPolicyHttpClient } from '@jobctrl/shared/http';
-import { boardExpectations, postingTruth, readManifest, REPLAY_KINDS, startRealBoardReplay, type RealBoard, type RealBoardReplay } from '@jobctrl/tools/fixtures';
+import { boardExpectations, missingLocations, postingTruth, readManifest, realBoardSourceConfig, REPLAY_KINDS, startRealBoardReplay, type RealBoard, type RealBoardReplay } from '@jobctrl/tools/fixtures';
 import { contentKey } from '../identity';
 import { collect } from './testing/board-simulator.testing';
 import { SOURCE_ADAPTERS } from './source-adapter.registry';
 import type { DiscoveredPosting, SkippedEntry, SourceAdapter } from './source-adapter.model';
-import { missingLocations, realBoardSourceConfig } from './testing/real-boards.testing';
 
 // A missing folder fails here, naming where it was looked for: never a vacuous pass.
 const manifest = readManifest();
