@@ -10,7 +10,7 @@ import { OPERATIONS_ENTITIES } from '@jobctrl/operations';
 import { ACTIVITY_DETAIL_ALLOWLIST, DISCOVER_WORKFLOW_TYPE, discoverWorkflowId, prepWorkflowId, READABLE_WORKFLOW_ID } from '@jobctrl/pipeline/contracts';
 import { runMigrations, UnitOfWorkFactory } from '@jobctrl/shared/db';
 import { JobRepository } from '@jobctrl/shared/jobs';
-import { ActivityGauge, CpuTaskPool, createWorkerExecutors, workerCapacity } from '@jobctrl/shared/temporal';
+import { ActivityGauge, ActivityStops, CpuTaskPool, createWorkerExecutors, workerCapacity } from '@jobctrl/shared/temporal';
 import { startBoardSimulator } from '@jobctrl/tools/fixtures';
 import { buildActivities } from '../../apps/worker/src/activities';
 import { createJobctrlWorker, newWorkerIdentity, warmWorkflowSandbox, workflowsEntry } from '../../apps/worker/src/create-worker';
@@ -454,6 +454,7 @@ async function runBatchDirect(shared: Shared): Promise<PhaseResult> {
     uow: db.uow,
     executors: createWorkerExecutors(capacity),
     gauge: new ActivityGauge({ allowlist: ACTIVITY_DETAIL_ALLOWLIST, readableWorkflowId: READABLE_WORKFLOW_ID }),
+    stops: new ActivityStops(),
     cpu,
     workerIdentity: newWorkerIdentity(),
     activitySlots: capacity.remoteActivitySlots,

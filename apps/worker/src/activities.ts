@@ -5,7 +5,7 @@ import { DiscoveryRunRepository, JobRepository, LifecycleProjector, PreparationB
 import { PipelineRunRepository } from '@jobctrl/runs';
 import { LlmRuntime, SpendLedgerRepository, type LlmRuntimeOptions } from '@jobctrl/shared/llm';
 import { ProfileRepository } from '@jobctrl/shared/profile';
-import type { ActivityGauge, CpuTaskPool, WorkerExecutors } from '@jobctrl/shared/temporal';
+import type { ActivityGauge, ActivityStops, CpuTaskPool, WorkerExecutors } from '@jobctrl/shared/temporal';
 import { createLifecycleActivities, createSmokeActivities, heartbeatLiveness, WorkerHeartbeatRepository } from '@jobctrl/operations';
 import { createDiscoveryActivities, DiscoveryRuntimeRepository, postingApiOf, SourceRepository } from '@jobctrl/discovery';
 import { ChromiumRenderer, createEnrichmentActivities, RunCommitNotifier } from '@jobctrl/enrichment';
@@ -16,7 +16,7 @@ import { createExtractivePreparationActivities, createPreparationActivities } fr
 import { CompensationRefreshRepository, createCompensationActivities } from '@jobctrl/compensation';
 import { createPostingCheckActivities, createPostingInspector, PostingCheckRepository } from '@jobctrl/posting-checks';
 import { ApplicationRepository, createApplyActivities } from '@jobctrl/apply-launcher';
-import { describePreparation, startPreparation, startPreparationForBatch, wakePausedPreparations } from '@jobctrl/runs/worker';
+import { cancelOwnedPreparations, describePreparation, startPreparation, startPreparationForBatch, wakePausedPreparations } from '@jobctrl/runs/worker';
 
 export interface PipelineSettings {
   /**
@@ -70,6 +70,8 @@ export interface ActivityDeps {
   uow: UnitOfWorkFactory;
   executors: WorkerExecutors;
   gauge: ActivityGauge;
+  /** This process's running activities by workflow (a cancelled run's control stops its preparations' at once). */
+  stops: ActivityStops;
   cpu: CpuTaskPool;
   workerIdentity: string;
   /** worker_activity_slots: also the review executor's running-leaf limit N. */
@@ -149,6 +151,12 @@ export function buildActivities(deps: ActivityDeps) {
       startPreparation: startPreparationForBatch,
       describePreparation,
       wakePaused: wakePausedPreparations,
+      cancelOwned: cancelOwnedPreparations,
+      stopRunning: async (workflowIds) => {
+        deps.stops.stop(workflowIds, 'its run was cancelled');
+        // Well inside the local control's 30 s: an attempt ends at its next await once stopped.
+        await deps.stops.settled(workflowIds, 10_000);
+      },
     }),
   };
   const activities = {

@@ -9,6 +9,7 @@ import { type DetailCaptureDeps, warmDetailCapture } from '@jobctrl/enrichment';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
 import {
   ActivityGauge,
+  ActivityStops,
   CpuTaskPool,
   createActivityInterceptors,
   createWorkerExecutors,
@@ -99,6 +100,7 @@ export function newWorkerIdentity(): string {
 export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<JobctrlWorker> {
   const identity = opts.identity ?? newWorkerIdentity();
   const gauge = new ActivityGauge({ allowlist: ACTIVITY_DETAIL_ALLOWLIST, readableWorkflowId: READABLE_WORKFLOW_ID });
+  const stops = new ActivityStops();
   const executors = createWorkerExecutors(opts.capacity, { graceMs: opts.executorGraceMs });
   // CPU-heavy stage work (HTML parsing) runs on worker threads: as many as the cores can run (capacity).
   const cpu = new CpuTaskPool({ width: opts.capacity.cpuThreads });
@@ -107,6 +109,7 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
     uow: opts.uow,
     executors,
     gauge,
+    stops,
     cpu,
     workerIdentity: identity,
     activitySlots: opts.capacity.remoteActivitySlots,
@@ -126,7 +129,7 @@ export async function createJobctrlWorker(opts: JobctrlWorkerOptions): Promise<J
     maxConcurrentActivityTaskExecutions: opts.capacity.remoteActivitySlots,
     maxConcurrentLocalActivityExecutions: opts.capacity.localControlSlots,
     interceptors: {
-      activity: [createActivityInterceptors({ gauge, localControlAllowlist: LOCAL_CONTROL_ACTIVITIES })],
+      activity: [createActivityInterceptors({ gauge, stops, localControlAllowlist: LOCAL_CONTROL_ACTIVITIES })],
     },
     shutdownGraceTime: '10 seconds',
     // Heartbeats are how activities learn of a cancel; the default throttle (0.8 × heartbeat timeout)

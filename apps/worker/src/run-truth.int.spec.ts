@@ -5,7 +5,8 @@ import { SourceRepository, SourceService } from '@jobctrl/discovery';
 import { PipelineRunService, type PipelineRunView } from '@jobctrl/runs';
 import type { SettingsService } from '@jobctrl/shared/config';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { startLlmSimulator } from '@jobctrl/shared/llm/testing';
+import { SpendLedgerRepository } from '@jobctrl/shared/llm';
+import { startLlmSimulator, type LlmSimulator } from '@jobctrl/shared/llm/testing';
 import { ProfileRepository } from '@jobctrl/shared/profile';
 import { sampleProfile } from '@jobctrl/shared/profile/testing';
 import type { TemporalClientService } from '@jobctrl/shared/temporal';
@@ -192,4 +193,79 @@ describe('Runs tell the truth', () => {
       await s.cleanup();
     }
   }, 120_000);
+
+  describe('cancel stops spending (#27 C.1)', () => {
+    /** prep-{key} executions still running on this world's task queue. */
+    async function runningPreparations(taskQueue: string): Promise<string[]> {
+      const ids: string[] = [];
+      for await (const wf of suite.client.workflow.list({ query: `WorkflowType = 'jobPreparationWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${taskQueue}'` })) ids.push(wf.workflowId);
+      return ids;
+    }
+
+    async function until(what: string, check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
+      const deadline = Date.now() + ms;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+
+    /**
+     * Cancels a run once the model has been asked `after` times (and `ready` holds), then checks the
+     * promise: once the run reads cancelled no new model request starts, the calls in flight settle and
+     * are charged, none of its preparations runs on, and idle recovery would not take its jobs up again.
+     */
+    async function cancelMidSpend(
+      stages: Array<'discover' | 'score' | 'tailor' | 'cover'>,
+      ready: (api: PipelineRunService, runId: string, sim: LlmSimulator) => Promise<boolean>,
+      world: { jobsPerBoard: number; knobs?: object } = { jobsPerBoard: 6 },
+    ): Promise<void> {
+      // A slow model (1.5 s an answer), as the attack measured: 8 requests at the cancel, 71 thirty-three seconds later.
+      const sim = await startLlmSimulator({ latencyMs: 1_500, respond: createPipelineResponder() });
+      const s = await setupPreparationWorld(suite, {
+        ...world,
+        llm: { provider: 'openai', model: 'local', baseUrl: sim.url, prices: { local: { input_usd_per_mtok: 1, output_usd_per_mtok: 1 } }, timeoutMs: 10_000 },
+      });
+      try {
+        await s.jw.worker.runUntil(async () => {
+          const api = runsApi(s.uow, s.taskQueue);
+          const { runId } = await api.startRun({ stages, scope: 'run' });
+          await until('model work under way', () => ready(api, runId, sim));
+          await api.cancel(runId);
+          const { final } = await watch(api, runId, (v) => !['pending', 'running', 'spend_ceiling_reached'].includes(v.state));
+          expect(final.state).toBe('cancelled');
+          const atCancelled = sim.requests.length;
+          // Three model latencies: a preparation still running would have asked again by now.
+          await new Promise((r) => setTimeout(r, 4_500));
+          expect(sim.requests.length).toBe(atCancelled);
+          expect(await runningPreparations(s.taskQueue)).toEqual([]);
+          // Every request that reached the model server is in the ledger (the ones in flight at the cancel too).
+          await until('in-flight calls to settle', () => sim.inFlight === 0);
+          const ledger = new SpendLedgerRepository(s.uow);
+          await until('every call charged', async () => (await ledger.summary()).calls === sim.requests.length, 15_000);
+          expect((await ledger.summary()).totalUsd).toBeGreaterThan(0);
+          // The jobs it left waiting are marked, and idle recovery leaves them to the person.
+          const waiting = (await allJobs(s.jobs)).filter((j) => ['pending_score', 'pending_tailor', 'pending_cover'].includes(j.stage));
+          expect(waiting.length).toBeGreaterThan(0);
+          for (const job of waiting) expect(job.prepStatus).toBe('cancelled');
+        });
+      } finally {
+        await s.cleanup();
+        await sim.close();
+      }
+    }
+
+    it('while discovering: the preparations its handoff started are cancelled with it', async () => {
+      // Slow detail pages: the crawl is still enriching (and handing jobs off) when the model is busy.
+      await cancelMidSpend(['discover'], async (api, runId, sim) => (await api.get(runId)).state === 'running' && sim.requests.length >= 3, { jobsPerBoard: 10, knobs: { latencyMs: 400 } });
+    }, 180_000);
+
+    it('while preparing: the batch cancels the preparations it started', async () => {
+      await cancelMidSpend(['discover', 'score', 'tailor', 'cover'], async (api, runId, sim) => {
+        const view = await api.get(runId);
+        // Discovery is over and the batch has started jobs of its own.
+        return view.preparation !== null && view.preparation.selected > 0 && sim.requests.length >= 4;
+      });
+    }, 180_000);
+  });
 });

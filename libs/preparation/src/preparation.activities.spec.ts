@@ -37,6 +37,9 @@ async function world(settings: Partial<ReturnType<PreparationActivityDeps['setti
   const started: Array<{ key: string; mode: string; stages?: string[]; notify?: string; provider?: string }> = [];
   const woken: string[] = [];
   const closed = new Set<string>();
+  // Executions by idempotency key with their owner (PREPARATION_OWNER_MEMO), as cancelOwned reads them.
+  const owners = new Map<string, string>();
+  const stopped: string[] = [];
   const live = { provider: 'openai', dailySpendCeilingUsd: 1, recoveryIdleMs: 60_000, ...settings };
   const activities = createPreparationActivities({
     prep,
@@ -48,8 +51,11 @@ async function world(settings: Partial<ReturnType<PreparationActivityDeps['setti
     startPreparation: opts.startPreparation ?? (async (input) => void started.push({ key: input.idempotencyKey, mode: input.mode, stages: input.stages, notify: input.notifyWorkflowId, provider: input.provider })),
     describePreparation: async (job) => ({ closed: closed.has(job.idempotencyKey), failed: false }),
     wakePaused: async (paused) => void woken.push(...paused.map((j) => j.jobKey)),
+    cancelOwned: async (ownedBy, targets) =>
+      targets.filter((t) => ownedBy.includes(owners.get(t.idempotencyKey) ?? '') && !closed.has(t.idempotencyKey)).map((t) => ({ jobKey: t.jobKey, workflowId: `prep-${t.idempotencyKey}` })),
+    stopRunning: async (ids) => void stopped.push(...ids),
   });
-  return { jobs, prep, shown, ledger, profiles, activities, started, woken, closed, live };
+  return { jobs, prep, shown, ledger, profiles, activities, started, woken, closed, owners, stopped, live };
 }
 
 describe('preparation control activities', () => {
@@ -157,5 +163,29 @@ describe('preparation control activities', () => {
     await w.activities.setRunBlocked({ runId: 'r1', blocked: false });
     expect(w.shown.get('r1')?.blocked).toBeNull();
     expect(w.woken).toEqual(['b']);
+  });
+
+  it('cancelPreparation cancels the running executions its owner started (the run’s members and the given jobs), stops them here, and recovery leaves those jobs alone', async () => {
+    const w = await world();
+    // a, b: run-a's members; c: run-b's, given explicitly. a: started by this run; b: by another path;
+    // c: started by this run but already closed.
+    w.owners.set('v1-a', 'discover-run-a');
+    w.owners.set('v1-b', 'pipeline-other');
+    w.owners.set('v1-c', 'discover-run-a');
+    w.closed.add('v1-c');
+    const result = await w.activities.cancelPreparation({ owners: ['discover-run-a', 'pipeline-run-a'], discoveryRunId: 'run-a', jobs: [{ jobKey: 'c', idempotencyKey: 'v1-c' }] });
+    expect(result).toEqual({ checked: 3, cancelled: 1 });
+    expect(w.stopped).toEqual(['prep-v1-a']);
+    expect((await w.jobs.get('a'))?.prepStatus).toBe('cancelled');
+    // b was another path's execution (left running) but the run covered it: it waits, marked, like a.
+    expect((await w.jobs.get('b'))?.prepStatus).toBe('cancelled');
+    expect((await w.jobs.get('c'))?.prepStatus).toBe('cancelled');
+    // Idle recovery would take all three; the cancelled run's jobs wait for a person (a run, a re-prepare).
+    w.live.recoveryIdleMs = -1_000;
+    expect((await w.activities.selectPreparationTargets({ scope: 'idle_recovery', stages: ['score', 'tailor', 'cover'] })).map((t) => t.jobKey)).toEqual([]);
+    expect((await w.activities.selectPreparationTargets({ scope: 'run', stages: ['score'], discoveryRunId: 'run-a' })).map((t) => t.jobKey)).toEqual(['a', 'b']);
+    // Its next stage write clears the mark.
+    await w.prep.recordScore('a', { score: 10, detail: {}, profileRevision: 0, threshold: 60 });
+    expect((await w.jobs.get('a'))?.prepStatus).toBeNull();
   });
 });

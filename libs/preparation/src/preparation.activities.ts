@@ -1,6 +1,7 @@
 import type {
   JobPreparationInput,
   PreparationBatchActivities,
+  PreparationCancellationActivities,
   PreparationPoll,
   PreparationSelection,
   PreparationStatusActivities,
@@ -40,6 +41,16 @@ export interface PreparationActivityDeps {
   describePreparation: (job: PreparationTarget) => Promise<{ closed: boolean; failed: boolean }>;
   /** Wakes paused preparations (signal) once the budget is available again; best effort. */
   wakePaused: (jobs: PreparationTarget[]) => Promise<void>;
+  /**
+   * Cancels the running prep-{key} executions of these jobs that one of `owners` started (none other);
+   * returns the ones it cancelled. Injected: through the activity's own Temporal client.
+   */
+  cancelOwned: (owners: readonly string[], jobs: PreparationTarget[]) => Promise<Array<{ jobKey: string; workflowId: string }>>;
+  /**
+   * Stops this process's running activities of those executions at once (ActivityStops) and resolves
+   * once they have ended (a stopped attempt may finish a stage write it had begun), within a bound.
+   */
+  stopRunning: (workflowIds: string[]) => Promise<void>;
   clock?: () => number;
 }
 
@@ -48,7 +59,9 @@ export interface PreparationActivityDeps {
  * state, and the short steps of the batch coordinator behind pipeline runs, profile updates and
  * idle recovery (the coordinator itself is JobPipelineWorkflow, which holds no slot while it waits).
  */
-export function createPreparationActivities(deps: PreparationActivityDeps): SpendActivities & PreparationStatusActivities & PreparationBatchActivities {
+export function createPreparationActivities(
+  deps: PreparationActivityDeps,
+): SpendActivities & PreparationStatusActivities & PreparationBatchActivities & PreparationCancellationActivities {
   const now = deps.clock ?? Date.now;
 
   return {
@@ -117,6 +130,25 @@ export function createPreparationActivities(deps: PreparationActivityDeps): Spen
 
     async recordPreparationProgress({ runId, ...progress }) {
       await deps.runs.recordPreparationProgress(runId, progress);
+    },
+
+    /**
+     * A cancelled coordinator's last control (spec: owner-scoped preparation cancellation, on the local
+     * control lane): the preparations it started stop spending. The executions are cancelled first,
+     * then this process's activities of them are stopped at once (elsewhere: at their next heartbeat,
+     * 2 s at most), so no new model request starts for them; a call already on the wire settles and
+     * is charged (the spend gate records it). The jobs the run covered and left waiting are marked, so
+     * idle recovery leaves them alone.
+     */
+    async cancelPreparation({ owners, jobs = [], discoveryRunId, batchId }) {
+      const byKey = new Map<string, PreparationTarget>(jobs.map((t) => [t.idempotencyKey, t]));
+      if (discoveryRunId) for (const t of await deps.prep.targetsOfDiscoveryRun(discoveryRunId)) byKey.set(t.idempotencyKey, t);
+      const cancelled = await deps.cancelOwned(owners, [...byKey.values()]);
+      await deps.stopRunning(cancelled.map((c) => c.workflowId));
+      // Everything the run covered and left waiting, started or not: the person cancelled that work.
+      // After the stopped attempts ended, so a stage write one of them had begun cannot clear the mark.
+      await deps.prep.markCancelled({ jobKeys: [...byKey.values()].map((t) => t.jobKey), ...(discoveryRunId ? { discoveryRunId } : {}), ...(batchId ? { batchId } : {}) });
+      return { checked: byKey.size, cancelled: cancelled.length };
     },
 
     async setRunBlocked({ runId, blocked }) {

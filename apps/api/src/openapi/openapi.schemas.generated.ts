@@ -1575,6 +1575,7 @@ export const GENERATED_SCHEMAS: ExtractedSchemas = {
     "PrepStatus": {
       "type": "string",
       "enum": [
+        "cancelled",
         "spend_ceiling_reached"
       ],
       "nullable": true

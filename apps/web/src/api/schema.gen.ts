@@ -849,7 +849,7 @@ export type components = {
         /** @enum {string} */
         PrepareRefusal: "application_in_progress" | "application_submitted" | "not_enriched" | "preparation_running";
         /** @enum {string|null} */
-        PrepStatus: "spend_ceiling_reached" | null;
+        PrepStatus: "cancelled" | "spend_ceiling_reached" | null;
         Profile: {
             contact: components["schemas"]["ProfileContact"];
             education: components["schemas"]["ProfileEducation"][];

@@ -250,6 +250,51 @@ export interface SpendBudget {
   msUntilReset: number;
 }
 
+/**
+ * Memo key on a prep-{key} execution: the workflow id whose activity started it (a run's
+ * discover-{runId}, pipeline-{runId}, a profile update's batch). Starts from outside a workflow (the
+ * API's POST /v1/jobs/:jobKey/prepare, recovery's own client) carry none. USE_EXISTING keeps the first
+ * starter's memo, so a coordinator that attached to another's execution does not own it.
+ */
+export const PREPARATION_OWNER_MEMO = 'startedBy';
+
+/**
+ * Marks coordinator histories (discovery, the preparation batch) that cancel the preparations they
+ * started when they are cancelled (cancelPreparation, on the local control lane). Older histories
+ * replay without it: their cancel reached the coordinator only.
+ */
+export const RUN_CANCEL_REACHES_PREPARATIONS_PATCH = 'run-cancel-reaches-preparations-v1';
+
+/**
+ * Marks batch histories that drop their frozen selection when the batch is cancelled or fails, not only
+ * when it finishes; older histories replay without it (their rows were left behind).
+ */
+export const PREP_BATCH_RELEASE_ON_END_PATCH = 'prep-batch-release-selection-on-end-v1';
+
+/** What cancelPreparation looked at and did. */
+export interface PreparationCancellation {
+  /** prep-{key} executions described. */
+  checked: number;
+  /** Running executions this owner started, now cancelled. */
+  cancelled: number;
+}
+
+/**
+ * Owner-scoped preparation cancellation, a local control (spec: "owner-scoped preparation
+ * cancellation"): a cancelled coordinator stops the model work it started and nothing else.
+ */
+export interface PreparationCancellationActivities {
+  /**
+   * Cancels every running prep-{key} execution one of `owners` started (a run is its pipeline-{runId}
+   * and its discover-{runId} child) among the given jobs and, with `discoveryRunId`, among that
+   * discovery run's members. Marks every job the run covered and left waiting (those, and a batch's
+   * frozen selection) `cancelled`, so idle recovery leaves them alone until a run, a re-prepare or a
+   * profile change asks for them. Model activities of the cancelled executions running in this worker
+   * process stop at once; elsewhere at their next heartbeat.
+   */
+  cancelPreparation(input: { owners: string[]; jobs?: PreparationTarget[]; discoveryRunId?: string; batchId?: string }): Promise<PreparationCancellation>;
+}
+
 /** checkSpendBudget runs in the local control lane (see local-control.contract.ts). */
 export interface SpendActivities {
   checkSpendBudget(input: { lane?: string }): Promise<SpendBudget>;

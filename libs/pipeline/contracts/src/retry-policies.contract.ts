@@ -41,6 +41,7 @@ export const RETRY_POLICIES = {
   preparationBatchControl: { maximumAttempts: 10, initialInterval: '1 second' },
   recordWorkflowLifecycle: { maximumAttempts: 10, initialInterval: '1 second' },
   checkSpendBudget: { maximumAttempts: 10, initialInterval: '1 second' },
+  cancelPreparation: { maximumAttempts: 10, initialInterval: '1 second' },
   // A leaf's model error fails that row, not the refresh; the activity fails only on its own
   // errors (SQLite, a lost worker), and a retry is a new owner that reuses every cached determination.
   refreshCompensation: { maximumAttempts: 3, initialInterval: '5 seconds' },
@@ -86,8 +87,8 @@ const SHORT_HEARTBEAT: Duration = '10 seconds';
 
 /**
  * Timeouts of every remote activity, under the names of RETRY_POLICIES (the local control-lane
- * activities, recordWorkflowLifecycle and checkSpendBudget, use LOCAL_CONTROL_TIMEOUTS and cannot
- * heartbeat). docs/retry-policies.md lists them too.
+ * activities, recordWorkflowLifecycle, checkSpendBudget and cancelPreparation, use
+ * LOCAL_CONTROL_TIMEOUTS and cannot heartbeat). docs/retry-policies.md lists them too.
  */
 export const ACTIVITY_TIMEOUTS = {
   // A family and the enrichment consumer keep 30 s: they wait out host cooldowns of any length

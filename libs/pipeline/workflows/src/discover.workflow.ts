@@ -15,6 +15,7 @@ import type {
   EnrichmentActivities,
 } from '@jobctrl/pipeline/contracts';
 import { activityOptions, FAILED_RUN_STOPS_CONSUMER_PATCH, LIVE_CONSUMER_DRAINS_PATCH, PRODUCERS_FIRST_PATCH, PRODUCERS_FIRST_PRIORITY, TERMINAL_HANDOFF_PATCH } from '@jobctrl/pipeline/contracts';
+import { cancelOwnPreparations } from './cancellation.helpers';
 import { describeFailure, recordLifecycle } from './lifecycle.helpers';
 
 /** The run's activity proxies, with or without the producers-first priority. */
@@ -148,8 +149,11 @@ export async function runDiscovery(
       // enrichment writes land after the run is recorded cancelled. (No new command: the cancel
       // request was already issued by the scope.)
       if (live && (state === 'cancelled' || liveScope?.consideredCancelled)) await live.catch(() => undefined);
+      // The jobs this run handed to their preparations stop spending with it (its consumer and
+      // families have stopped starting new ones by now).
+      const unstopped = state === 'cancelled' ? await cancelOwnPreparations({ discoveryRunId: runId }) : null;
       await control.finishDiscoveryRun({ runId, state });
-      await recordLifecycle(state, { runId, familiesFailed, familiesCompleted, error: describeFailure(err) });
+      await recordLifecycle(state, { runId, familiesFailed, familiesCompleted, error: describeFailure(err), ...(unstopped ? { preparations: unstopped } : {}) });
     });
     throw err;
   }

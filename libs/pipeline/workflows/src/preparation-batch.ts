@@ -1,4 +1,4 @@
-import { condition, continueAsNew, defineSignal, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, ContinueAsNew, continueAsNew, defineSignal, isCancellation, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type {
   ActivePreparation,
   DiscoverWorkflowResult,
@@ -12,12 +12,14 @@ import type {
   PreparationSelection,
   PreparationStage,
 } from '@jobctrl/pipeline/contracts';
-import { activityOptions, EXTRACTIVE_PROVIDER, PENDING_STAGE_OF, PREPARATION_DONE_SIGNAL } from '@jobctrl/pipeline/contracts';
+import { activityOptions, discoverWorkflowId, EXTRACTIVE_PROVIDER, PENDING_STAGE_OF, PREPARATION_DONE_SIGNAL } from '@jobctrl/pipeline/contracts';
+import { cancelOwnPreparations } from './cancellation.helpers';
 import { checkBudget } from './spend.helpers';
 import {
   PREP_BATCH_INLINE_EXTRACTIVE_PATCH,
   PREP_BATCH_OVERLAP_PATCH,
   PREP_BATCH_PAGED_PATCH,
+  PREP_BATCH_RELEASE_ON_END_PATCH,
   PREP_BATCH_SPEND_FREE_PATCH,
   PREP_BATCH_THROTTLED_PROGRESS_PATCH,
 } from '@jobctrl/pipeline/contracts';
@@ -122,13 +124,36 @@ export async function runPreparationBatch(
   const selected = new Set<string>(stages.map((s) => PENDING_STAGE_OF[s]));
   const notifyWorkflowId = workflowInfo().workflowId;
 
-  while (state.queue.length > 0 || state.active.length > 0 || unread(state)) {
-    if (!(inlineOn && state.active.length === 0 && (await inlineRound()))) await perJobRound();
+  try {
+    while (state.queue.length > 0 || state.active.length > 0 || unread(state)) {
+      if (!(inlineOn && state.active.length === 0 && (await inlineRound()))) await perJobRound();
 
-    if (workflowInfo().historyLength > (pipeline.batchHistoryLimit ?? HISTORY_LIMIT) && (state.queue.length > 0 || state.active.length > 0 || unread(state))) {
-      if (progressDue) await reportProgress(runId, state);
-      await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { batch: state, ...(discover ? { discover } : {}) } });
+      if (workflowInfo().historyLength > (pipeline.batchHistoryLimit ?? HISTORY_LIMIT) && (state.queue.length > 0 || state.active.length > 0 || unread(state))) {
+        if (progressDue) await reportProgress(runId, state);
+        await continueAsNew<(i: JobPipelineInput) => Promise<unknown>>({ ...pipeline, resume: { batch: state, ...(discover ? { discover } : {}) } });
+      }
     }
+  } catch (err) {
+    // Continue-as-new leaves through this throw too: the chain goes on and keeps its selection.
+    if (err instanceof ContinueAsNew) throw err;
+    await CancellationScope.nonCancellable(async () => {
+      // A cancelled batch stops the jobs it started and is waiting for (its lanes: at most
+      // internalConcurrency executions) and, in a run that discovered, what that discovery handed off
+      // (its discover-{runId} child ended, its score-only executions may still run); an execution
+      // another run or path started is not this run's to stop.
+      if (isCancellation(err)) {
+        const discovered = pipeline.stages.includes('discover');
+        await cancelOwnPreparations({
+          jobs: [...state.active, ...state.queue].map(({ jobKey, idempotencyKey }) => ({ jobKey, idempotencyKey })),
+          ...(state.cursor !== undefined ? { batchId } : {}),
+          ...(discovered ? { discoveryRunId: runId, alsoOwners: [discoverWorkflowId(runId)] } : {}),
+        });
+      }
+      // The frozen selection is the batch's alone: a cancelled or failed batch drops it as a finished one does.
+      // Its own failure must not replace the batch's (the recovery tick sweeps what is left behind).
+      if (state.cursor !== undefined && patched(PREP_BATCH_RELEASE_ON_END_PATCH)) await control.releasePreparationTargets({ batchId }).catch(() => undefined);
+    });
+    throw err;
   }
   if (progressDue) await reportProgress(runId, state);
   if (state.blocked) await control.setRunBlocked({ runId: runId, blocked: false });

@@ -1,5 +1,5 @@
 import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { JobPreparationInput, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
+import { JobPreparationInput, PREPARATION_OWNER_MEMO, PREPARATION_WORKFLOW_TYPE, prepWorkflowId } from '@jobctrl/pipeline/contracts';
 
 // Starting prep-{idempotency_key} through a client. Apart from preparation-starter.ts (the activity
 // side, which reads the activity's own client from @temporalio/activity) so the API process can
@@ -35,12 +35,18 @@ export interface StartOptions {
    * makes it an ordinary start.
    */
   eager?: boolean;
+  /**
+   * The workflow whose activity starts it (PREPARATION_OWNER_MEMO): a cancelled run cancels the
+   * executions it started, and only those. USE_EXISTING keeps the first starter's memo.
+   */
+  owner?: string;
 }
 
 /** Every path starts prep-{idempotency_key} with USE_EXISTING; they differ only in the reuse policy. */
 export function startExecution(client: Client, taskQueue: string, input: JobPreparationInput, reuse: 'ALLOW_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY', options: StartOptions = {}) {
   return client.workflow.start(PREPARATION_WORKFLOW_TYPE, {
     ...(options.eager ? { requestEagerStart: true } : {}),
+    ...(options.owner ? { memo: { [PREPARATION_OWNER_MEMO]: options.owner } } : {}),
     taskQueue,
     workflowId: prepWorkflowId(input.idempotencyKey),
     args: [input],

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { JobPreparationInput, prepWorkflowId, SPEND_BUDGET_CHANGED_SIGNAL } from '@jobctrl/pipeline/contracts';
+import { JobPreparationInput, PREPARATION_OWNER_MEMO, prepWorkflowId, SPEND_BUDGET_CHANGED_SIGNAL } from '@jobctrl/pipeline/contracts';
 import { startExecution, startPreparationWith } from './preparation-start';
 
 export { startPreparationWith } from './preparation-start';
@@ -15,7 +15,14 @@ export { startPreparationWith } from './preparation-start';
  */
 export async function startPreparation(job: { jobKey: string; idempotencyKey: string }, mode: 'score' | 'full' = 'score', provider?: string): Promise<void> {
   const ctx = Context.current();
-  await startPreparationWith(ctx.client, ctx.info.taskQueue, job, mode, { eager: true, ...(provider ? { provider } : {}) });
+  // A cancelled activity starts nothing more (its run's cancel is cleaning up what it started).
+  ctx.cancellationSignal.throwIfAborted();
+  await startPreparationWith(ctx.client, ctx.info.taskQueue, job, mode, { eager: true, owner: ownerOf(ctx), ...(provider ? { provider } : {}) });
+}
+
+/** The workflow whose activity this is: the owner a started preparation records. */
+function ownerOf(ctx: Context): string | undefined {
+  return ctx.info.workflowExecution?.workflowId;
 }
 
 /**
@@ -25,7 +32,41 @@ export async function startPreparation(job: { jobKey: string; idempotencyKey: st
  */
 export async function startPreparationForBatch(input: JobPreparationInput): Promise<void> {
   const ctx = Context.current();
-  await startExecution(ctx.client, ctx.info.taskQueue, input, 'ALLOW_DUPLICATE', { eager: true });
+  ctx.cancellationSignal.throwIfAborted();
+  await startExecution(ctx.client, ctx.info.taskQueue, input, 'ALLOW_DUPLICATE', { eager: true, owner: ownerOf(ctx) });
+}
+
+/** Describes this many prep-{key} executions at once while a cancelled run looks for its own. */
+const CANCEL_CHECKS_AT_ONCE = 16;
+
+/**
+ * Owner-scoped preparation cancellation: of these jobs' prep-{key} executions, cancels the running
+ * ones one of `owners` started (PREPARATION_OWNER_MEMO); one another path started, or that already
+ * closed, is left alone. Returns the jobs whose execution it cancelled. Through the activity's own client.
+ */
+export async function cancelOwnedPreparations(owners: readonly string[], jobs: ReadonlyArray<{ jobKey: string; idempotencyKey: string }>): Promise<Array<{ jobKey: string; workflowId: string }>> {
+  const { client } = Context.current();
+  const cancelled: Array<{ jobKey: string; workflowId: string }> = [];
+  for (let i = 0; i < jobs.length; i += CANCEL_CHECKS_AT_ONCE) {
+    await Promise.all(
+      jobs.slice(i, i + CANCEL_CHECKS_AT_ONCE).map(async (job) => {
+        const workflowId = prepWorkflowId(job.idempotencyKey);
+        const handle = client.workflow.getHandle(workflowId);
+        try {
+          const d = await handle.describe();
+          if (d.status.name !== 'RUNNING' || !owners.includes(String(d.memo?.[PREPARATION_OWNER_MEMO]))) return;
+          // The latest run of that id, the one described: a newer execution another owner starts
+          // meanwhile is not this run's to cancel.
+          await client.workflow.getHandle(workflowId, d.runId).cancel();
+          cancelled.push({ jobKey: job.jobKey, workflowId });
+        } catch (err) {
+          // Never started, or closed between the describe and the cancel: nothing of this run runs there.
+          if (!(err instanceof WorkflowNotFoundError)) throw err;
+        }
+      }),
+    );
+  }
+  return cancelled;
 }
 
 /** The latest prep-{key} execution's state, for the batch coordinator's poll. */

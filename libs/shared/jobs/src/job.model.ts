@@ -18,10 +18,15 @@ export type JobStage = (typeof JOB_STAGES)[number];
 /** Stages a preparation workflow still has work in. */
 export const PREPARATION_PENDING_STAGES = ['pending_score', 'pending_tailor', 'pending_cover'] as const satisfies readonly JobStage[];
 
-/** Why a job's preparation is paused (null while it runs or is done). */
-export type PrepStatus = 'spend_ceiling_reached' | null;
+/**
+ * Why a job waits in its pending stage with nothing moving it: paused at the daily spend ceiling, or
+ * its preparation cancelled with the run that started it (idle recovery leaves such a job alone; a
+ * run, a re-prepare or a profile change takes it up again, and its next stage write clears this).
+ */
+export type PrepStatus = 'spend_ceiling_reached' | 'cancelled' | null;
 
 export const SPEND_CEILING_REACHED_STATUS = 'spend_ceiling_reached' as const;
+export const PREPARATION_CANCELLED_STATUS = 'cancelled' as const;
 
 /**
  * How the detail capture went. A retryable failure stays pending enrichment until its next attempt

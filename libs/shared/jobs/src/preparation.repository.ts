@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import type { EntityManager, QueryRunner } from 'typeorm';
 import type { UnitOfWorkFactory } from '@jobctrl/shared/db';
-import { PREPARATION_PENDING_STAGES, type JobStage, type PrepStatus } from './job.model';
+import { PREPARATION_CANCELLED_STATUS, PREPARATION_PENDING_STAGES, type JobStage, type PrepStatus } from './job.model';
 
 export interface PreparationTarget {
   jobKey: string;
@@ -139,6 +139,8 @@ export class PreparationRepository {
     runId?: string;
     staleBelowRevision?: number;
     idleSinceMs?: number;
+    /** Leave out jobs whose preparation was cancelled with their run (the idle recovery). */
+    skipCancelled?: boolean;
     limit?: number;
   }): Promise<PreparationTarget[]> {
     const where: string[] = [];
@@ -165,6 +167,7 @@ export class PreparationRepository {
       where.push('j.updated_at <= ?');
       params.push(opts.idleSinceMs);
     }
+    if (opts.skipCancelled) where.push(`(j.prep_status IS NULL OR j.prep_status <> '${PREPARATION_CANCELLED_STATUS}')`);
     const rows: Array<{ job_key: string; idempotency_key: string }> = await this.uow.run(({ manager }) =>
       // `+j.job_key`: the key order is not to be taken from the primary key index — with a small LIMIT
       // SQLite would otherwise walk every job in key order (a full scan when nothing matches, which is
@@ -176,13 +179,15 @@ export class PreparationRepository {
 
   /**
    * The idle recovery's jobs: left in a pending preparation stage, or scored against an older
-   * profile, and untouched since `idleSinceMs`.
+   * profile, and untouched since `idleSinceMs` — not those whose preparation a cancelled run stopped:
+   * cancelling a run stops its spending, and recovery is for work a crash left behind.
    */
   async selectStuck(opts: { revision: number; idleSinceMs: number; stages?: readonly JobStage[]; limit?: number }): Promise<PreparationTarget[]> {
     return this.selectForPreparation({
       stages: opts.stages ?? PREPARATION_PENDING_STAGES,
       staleBelowRevision: opts.revision,
       idleSinceMs: opts.idleSinceMs,
+      skipCancelled: true,
       ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
     });
   }
@@ -208,6 +213,36 @@ export class PreparationRepository {
       const rows: Array<{ cover_attempts: number }> = await manager.query(`SELECT cover_attempts FROM jobs WHERE job_key = ?`, [jobKey]);
       return rows[0]?.cover_attempts === attempt ? null : `draft ${attempt} of ${jobKey} is no longer current`;
     });
+  }
+
+  /** A discovery run's members, each with the idempotency key of its prep-{key} execution. */
+  async targetsOfDiscoveryRun(runId: string): Promise<PreparationTarget[]> {
+    const rows: Array<{ job_key: string; idempotency_key: string }> = await this.uow.run(({ manager }) =>
+      manager.query(`SELECT j.job_key, j.idempotency_key FROM discovery_run_jobs r JOIN jobs j ON j.job_key = r.job_key WHERE r.run_id = ? ORDER BY j.job_key`, [runId]),
+    );
+    return rows.map((r) => ({ jobKey: r.job_key, idempotencyKey: r.idempotency_key }));
+  }
+
+  /**
+   * Marks the jobs a cancelled run covered and left waiting (one transaction): the given jobs, a
+   * discovery run's members, a batch's frozen selection. Only a job still in a pending stage is
+   * marked; one that reached a final stage keeps it.
+   */
+  async markCancelled(scope: { jobKeys?: readonly string[]; discoveryRunId?: string; batchId?: string }, now = Date.now()): Promise<void> {
+    const pending = PREPARATION_PENDING_STAGES.map(() => '?').join(', ');
+    const mark = `UPDATE jobs SET prep_status = '${PREPARATION_CANCELLED_STATUS}', updated_at = ? WHERE stage IN (${pending}) AND job_key IN`;
+    const jobKeys = scope.jobKeys ?? [];
+    await this.uow.run(({ transaction }) =>
+      transaction(async (m) => {
+        // In slices, so a large run stays under SQLite's bound on a statement's parameters.
+        for (let i = 0; i < jobKeys.length; i += 500) {
+          const slice = jobKeys.slice(i, i + 500);
+          await m.query(`${mark} (${slice.map(() => '?').join(', ')})`, [now, ...PREPARATION_PENDING_STAGES, ...slice]);
+        }
+        if (scope.discoveryRunId) await m.query(`${mark} (SELECT job_key FROM discovery_run_jobs WHERE run_id = ?)`, [now, ...PREPARATION_PENDING_STAGES, scope.discoveryRunId]);
+        if (scope.batchId) await m.query(`${mark} (SELECT job_key FROM preparation_batch_targets WHERE batch_id = ?)`, [now, ...PREPARATION_PENDING_STAGES, scope.batchId]);
+      }, 'immediate'),
+    );
   }
 
   /** Jobs paused at the spend ceiling. */

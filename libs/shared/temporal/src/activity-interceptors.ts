@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptors, ActivityInterceptorsFactory } from '@temporalio/worker';
 import { ErrorCodes } from '@jobctrl/shared/errors';
 import { ActivityGauge } from './activity-gauge';
+import type { ActivityStops } from './activity-stops';
 
 export interface ActivityInterceptorOptions {
   gauge: ActivityGauge;
@@ -10,6 +11,8 @@ export interface ActivityInterceptorOptions {
   localControlAllowlist: readonly string[];
   /** Upper bound of the liveness heartbeat period (default 2 s; a third of the heartbeat timeout when shorter). */
   livenessHeartbeatMaxIntervalMs?: number;
+  /** This process's stops by workflow id (see ActivityStops); none: activities learn of a cancel by heartbeat only. */
+  stops?: ActivityStops;
 }
 
 /**
@@ -25,7 +28,8 @@ const LIVENESS_HEARTBEAT_MAX_INTERVAL_MS = 2_000;
  * - turns an unfinished SQLite transaction into the non-retryable `activity_transaction_unfinished`
  *   failure instead of letting the activity claim its result was saved;
  * - heartbeats on a timer while a remote activity with a heartbeat timeout runs (see
- *   `startLivenessHeartbeats`), so the heartbeat timeout detects a dead worker, not a slow board.
+ *   `startLivenessHeartbeats`), so the heartbeat timeout detects a dead worker, not a slow board;
+ * - folds this process's stop of the activity's workflow (ActivityStops) into its cancellation signal.
  */
 export function createActivityInterceptors(opts: ActivityInterceptorOptions): ActivityInterceptorsFactory {
   return (ctx: Context): ActivityInterceptors => ({
@@ -49,11 +53,13 @@ export function createActivityInterceptors(opts: ActivityInterceptorOptions): Ac
           attempt: ctx.info.attempt,
         });
         const stopHeartbeats = startLivenessHeartbeats(ctx, opts.livenessHeartbeatMaxIntervalMs ?? LIVENESS_HEARTBEAT_MAX_INTERVAL_MS);
+        const leaveStops = watchLocalStop(ctx, opts.stops);
         try {
           return await next(input);
         } catch (err) {
           throw toActivityFailure(err);
         } finally {
+          leaveStops();
           stopHeartbeats();
           exit();
         }
@@ -93,6 +99,35 @@ function startLivenessHeartbeats(ctx: Context, maxIntervalMs: number): () => voi
     if (!ctx.cancellationSignal.aborted) send(details);
   }, Math.max(1, Math.min(timeoutMs / 3, maxIntervalMs)));
   return () => clearInterval(timer);
+}
+
+/**
+ * A remote activity's cancellation signal also fires when a control in this process stops its
+ * workflow (ActivityStops): the signal every wait and model call of the activity already honours.
+ * Local controls are not stopped this way (they are the ones doing the stopping).
+ */
+function watchLocalStop(ctx: Context, stops: ActivityStops | undefined): () => void {
+  const workflowId = ctx.info.workflowExecution?.workflowId;
+  if (!stops || ctx.info.isLocal || !workflowId) return () => undefined;
+  const entry = stops.enter(workflowId);
+  const sdk = ctx.cancellationSignal;
+  // Forwarded by hand rather than with AbortSignal.any: a composed signal is held weakly by its
+  // sources and its abort did not reliably reach fetch listeners added later (Node 20).
+  const either = new AbortController();
+  const forward = (from: AbortSignal) => () => either.abort(from.reason);
+  const fromSdk = forward(sdk);
+  const fromStop = forward(entry.signal);
+  if (sdk.aborted) either.abort(sdk.reason);
+  sdk.addEventListener('abort', fromSdk, { once: true });
+  entry.signal.addEventListener('abort', fromStop, { once: true });
+  // Context.cancellationSignal is readonly in the SDK's types; this attempt's own context is the only
+  // place every activity reads it from.
+  Object.defineProperty(ctx, 'cancellationSignal', { configurable: true, value: either.signal });
+  return () => {
+    sdk.removeEventListener('abort', fromSdk);
+    entry.signal.removeEventListener('abort', fromStop);
+    entry.exit();
+  };
 }
 
 function toActivityFailure(err: unknown): unknown {

@@ -2,6 +2,7 @@ export * from './activity-backlog';
 export * from './activity-cancellation';
 export * from './activity-gauge';
 export * from './activity-interceptors';
+export * from './activity-stops';
 export * from './bounded-executor';
 export * from './capacity';
 export * from './connection-options';
