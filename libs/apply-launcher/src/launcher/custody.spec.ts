@@ -208,8 +208,10 @@ describe('the custody entry point', () => {
 
 describe('exit verification', () => {
   it('unrelated process churn prevents the proof: cleanup unverified, nothing of ours running', async () => {
-    // Forks a short-lived process over and over: no two inventories are ever the same.
-    const churn = spawn('/bin/sh', ['-c', 'while :; do /bin/true; done'], { stdio: 'ignore' });
+    // Forks short-lived processes over and over: no two inventories are ever the same. Three loops, so
+    // the churn goes on while the machine is loaded (one loop descheduled for a few tens of ms under
+    // a full `npm test` let two inventories match).
+    const churners = [0, 1, 2].map(() => spawn('/bin/sh', ['-c', 'while :; do /bin/true; done'], { stdio: 'ignore' }));
     try {
       const result = await stopOwnedProcesses(
         { sessionId: 0, leaderStartTime: Number.MAX_SAFE_INTEGER, envMarker: `JOBCTRL_APPLY_CUSTODY=${randomBytes(16).toString('hex')}` },
@@ -218,7 +220,7 @@ describe('exit verification', () => {
       expect(result).toMatchObject({ verified: false, survivors: [] });
       expect(result.verified === false && result.reason).toContain('churn');
     } finally {
-      churn.kill('SIGKILL');
+      for (const churn of churners) churn.kill('SIGKILL');
     }
   });
 
